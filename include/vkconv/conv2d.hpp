@@ -1,0 +1,54 @@
+// Conv2d: one planned convolution. Construction validates the problem, chooses a configuration,
+// builds (or fetches from the cache) the pipeline and packs the weights once; run() then
+// convolves any number of inputs.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vkconv/context.hpp"
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/kernel_config.hpp"
+#include "vkconv/tensor.hpp"
+
+namespace vkconv {
+
+namespace detail {
+struct Conv2dImpl;
+}
+
+struct ConvOptions {
+    Precision precision = Precision::Fast;
+    std::optional<KernelConfig> config;  // use exactly this configuration (sweeps, tests)
+};
+
+class Conv2d {
+public:
+    // weight: KCRS (C per group), problem.weightElements() floats; bias: K floats, or null when
+    // problem.bias is false.
+    Conv2d(const Context& context, const ConvProblem& problem, const float* weight,
+           const float* bias, const ConvOptions& options = {});
+    Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
+           const std::vector<float>& bias, const ConvOptions& options = {});
+    ~Conv2d();
+    Conv2d(Conv2d&&) noexcept;
+    Conv2d& operator=(Conv2d&&) noexcept;
+
+    // output = conv2d(input); shapes must be problem().inputShape() / outputShape(). Waits.
+    void run(const Tensor& input, Tensor& output);
+
+    // GPU time in milliseconds of each of `iterations` runs (timestamp queries around each run,
+    // all recorded in one submission after `warmup` untimed runs).
+    std::vector<double> time(const Tensor& input, Tensor& output, int warmup, int iterations);
+
+    const ConvProblem& problem() const;
+    const KernelConfig& config() const;
+    std::string describe() const;  // path and configuration, plus why (e.g. fallback reasons)
+
+private:
+    std::unique_ptr<detail::Conv2dImpl> impl_;
+};
+
+}  // namespace vkconv

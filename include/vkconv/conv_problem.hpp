@@ -1,0 +1,55 @@
+// The description of one conv2d forward: sizes, stride, padding, dilation, groups, bias.
+// Layouts are fixed: activations NCHW, weights KCRS (C per group), bias K, all fp32;
+// the result is what PyTorch's torch.nn.functional.conv2d returns for the same arguments.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace vkconv {
+
+struct ConvProblem {
+    int64_t batch = 1;        // N
+    int64_t inChannels = 1;   // C
+    int64_t height = 1;       // H
+    int64_t width = 1;        // W
+    int64_t outChannels = 1;  // K
+    int64_t kernelH = 1;      // R
+    int64_t kernelW = 1;      // S
+    int64_t strideH = 1, strideW = 1;
+    int64_t padH = 0, padW = 0;
+    int64_t dilationH = 1, dilationW = 1;
+    int64_t groups = 1;
+    bool bias = true;
+
+    // Throws vkconv::Error (InvalidArgument) naming the first bad field and its value.
+    void validate() const;
+
+    int64_t outHeight() const;  // (H + 2*padH - dilationH*(R-1) - 1) / strideH + 1
+    int64_t outWidth() const;
+    std::array<int64_t, 4> inputShape() const { return {batch, inChannels, height, width}; }
+    std::array<int64_t, 4> weightShape() const {
+        return {outChannels, inChannels / groups, kernelH, kernelW};
+    }
+    std::array<int64_t, 4> outputShape() const {
+        return {batch, outChannels, outHeight(), outWidth()};
+    }
+    int64_t inputElements() const;
+    int64_t weightElements() const;
+    int64_t outputElements() const;
+
+    // Implicit-GEMM view, per group: M = N*OH*OW, N = K/groups, K = (C/groups)*R*S.
+    int64_t gemmM() const { return batch * outHeight() * outWidth(); }
+    int64_t gemmN() const { return outChannels / groups; }
+    int64_t gemmK() const { return inChannels / groups * kernelH * kernelW; }
+    double flops() const;  // 2*M*N*K*groups multiply-adds (bias not counted)
+    double minBytes() const;  // fp32 input + weights + bias + output, each moved once
+
+    std::string str() const;  // "N=256 C=3 H=224 W=224 K=96 R=11 S=11 stride=4,4 pad=2,2 ..."
+
+    // The headline benchmark: the first layer of AlexNet.
+    static ConvProblem alexnet1(int64_t batch = 256);
+};
+
+}  // namespace vkconv

@@ -1,0 +1,59 @@
+// What a Vulkan device offers vkconv: the limits that decide tile sizes and chunking, and the
+// cooperative-matrix shapes its matrix units support.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vkconv {
+
+enum class ScalarType { F16, F32, BF16, U8, S8, U32, S32, Other };
+const char* toString(ScalarType t);
+
+// One VkCooperativeMatrixPropertiesKHR entry at subgroup scope: C[MxN] += A[MxK] * B[KxN].
+struct CoopMatShape {
+    uint32_t m = 0, n = 0, k = 0;
+    ScalarType a = ScalarType::Other, b = ScalarType::Other, c = ScalarType::Other,
+               result = ScalarType::Other;
+    std::string str() const;  // "16x16x16 f16*f16+f32->f32"
+};
+
+struct DeviceInfo {
+    uint32_t index = 0;  // position in vkEnumeratePhysicalDevices order
+    std::string name;
+    uint32_t vendorId = 0, deviceId = 0;
+    std::string vendorName;  // "NVIDIA", "AMD", "Intel", "Mesa (CPU)", ...
+    std::string deviceType;  // "discrete GPU", "integrated GPU", "CPU", ...
+    std::string driverName, driverInfo;
+    uint32_t driverVersion = 0, apiVersion = 0;
+    std::array<uint8_t, 16> pipelineCacheUUID{};
+
+    uint32_t subgroupSize = 0, minSubgroupSize = 0, maxSubgroupSize = 0;
+    bool subgroupSizeControl = false;   // VK_EXT_subgroup_size_control / Vulkan 1.3 usable
+    bool computeFullSubgroups = false;  // full subgroups can be required in compute
+    uint32_t maxSharedMemoryBytes = 0;  // maxComputeSharedMemorySize
+    uint64_t maxStorageBufferRange = 0;
+    uint64_t minStorageBufferOffsetAlignment = 0;
+    uint64_t maxMemoryAllocationSize = 0;
+    uint64_t deviceLocalBytes = 0;
+    std::array<uint32_t, 3> maxWorkGroupCount{};
+    uint32_t maxWorkGroupInvocations = 0;
+    float timestampPeriodNs = 0;  // 0: no compute-queue timestamps
+    uint32_t timestampValidBits = 0;
+
+    bool shaderFloat16 = false, storageBuffer16Bit = false, shaderBFloat16 = false;
+    bool vulkanMemoryModel = false;
+    bool coopMatKhr = false;  // VK_KHR_cooperative_matrix usable
+    std::vector<CoopMatShape> coopMatShapes;  // subgroup-scope shapes only
+    bool coopMat2Nv = false;                  // VK_NV_cooperative_matrix2 present
+
+    bool isCpu() const { return deviceType == "CPU"; }
+};
+
+// Every Vulkan device the loader sees, with its capabilities. Throws vkconv::Error when no
+// Vulkan loader or driver is usable.
+std::vector<DeviceInfo> listDevices();
+
+}  // namespace vkconv

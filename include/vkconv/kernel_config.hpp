@@ -1,0 +1,55 @@
+// A kernel configuration, in CUTLASS's implicit-GEMM vocabulary: which path (shader), the
+// threadblock (workgroup) tile BM x BN x BK, and how the workgroup's threads split it: a per-thread
+// micro-tile for the fp32 path; subgroups ("warps") along M and N, the cooperative-matrix
+// instruction shape and the shared-memory pipeline depth for the cooperative-matrix path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/device_info.hpp"
+
+namespace vkconv {
+
+enum class Path {
+    Fp32,         // portable: fp32 FMA, no extension needed
+    CoopMatF16,   // VK_KHR_cooperative_matrix, fp16 operands, fp32 accumulation
+    CoopMatBF16,  // VK_KHR_cooperative_matrix, bf16 operands, fp32 accumulation
+};
+const char* toString(Path path);
+Path pathFromString(const std::string& name);  // "fp32", "coopmat-f16", "coopmat-bf16"
+
+// What the caller asks for. Fast means the best cooperative-matrix path the device has (fp16
+// operands, else bf16), falling back to fp32 on devices without one.
+enum class Precision { Fast, Fp32 };
+const char* toString(Precision precision);
+Precision precisionFromString(const std::string& name);  // "fast", "fp32"
+
+struct KernelConfig {
+    Path path = Path::Fp32;
+    uint32_t bm = 64, bn = 64, bk = 8;  // workgroup tile
+    // fp32 path: each thread computes tm x tn outputs.
+    uint32_t tm = 4, tn = 4;
+    // cooperative-matrix path: subgroups along M and N, instruction shape, pipeline stages.
+    uint32_t warpsM = 2, warpsN = 2;
+    uint32_t mmaM = 16, mmaN = 16, mmaK = 16;
+    uint32_t stages = 2;
+    uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
+
+    uint32_t threads() const;           // workgroup size
+    uint32_t sharedMemoryBytes() const; // shared memory the kernel declares
+    std::string str() const;            // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32"
+
+    bool operator==(const KernelConfig& o) const { return str() == o.str(); }
+};
+
+// The relative-error bound the tests hold a path to (‖out − ref‖ / ‖ref‖, on inputs like
+// alexnet1's: uniform in [-1, 1]).
+double errorBound(Path path);
+
+// CUTLASS's can_implement: empty if `config` can run `problem` on `device`, else the reason.
+std::string canImplement(const KernelConfig& config, const DeviceInfo& device,
+                         const ConvProblem& problem);
+
+}  // namespace vkconv

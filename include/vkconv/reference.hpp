@@ -1,0 +1,21 @@
+// The CPU reference conv2d, accumulating in double: the ground truth every test compares with.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vkconv/conv_problem.hpp"
+
+namespace vkconv {
+
+// Output images [firstImage, firstImage + imageCount) of the problem, NCHW, in double.
+// imageCount = -1 means through the last image. Uses all hardware threads.
+std::vector<double> referenceConv2d(const ConvProblem& problem, const float* input,
+                                    const float* weight, const float* bias,
+                                    int64_t firstImage = 0, int64_t imageCount = -1);
+
+// ||out - ref|| / ||ref|| over ref.size() elements of out starting at out; +infinity if any
+// element of out is NaN or infinite (NaN never passes). If ref is all zero, returns ||out||.
+double relativeError(const float* out, const std::vector<double>& ref);
+
+}  // namespace vkconv

@@ -1,0 +1,136 @@
+#include "config_select.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vkconv/error.hpp"
+
+namespace vkconv::detail {
+
+namespace {
+
+std::vector<KernelConfig> fp32Candidates() {
+    // (BM, BN, BK, TM, TN): square-ish tiles for wide layers, thin BN for few output channels
+    // per group (depthwise), all with threads a multiple of BM.
+    const uint32_t shapes[][5] = {
+        {128, 64, 8, 8, 4}, {64, 64, 8, 4, 4},  {64, 32, 16, 4, 2}, {32, 32, 8, 2, 2},
+        {128, 32, 8, 4, 4}, {128, 16, 8, 4, 2}, {64, 16, 8, 2, 2},  {64, 8, 16, 2, 2},
+        {64, 4, 16, 1, 4},  {128, 4, 16, 2, 4}, {32, 16, 8, 1, 2}, {64, 128, 8, 4, 8},
+    };
+    std::vector<KernelConfig> out;
+    for (const auto& s : shapes) {
+        KernelConfig c;
+        c.path = Path::Fp32;
+        c.bm = s[0], c.bn = s[1], c.bk = s[2], c.tm = s[3], c.tn = s[4];
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d) {
+    const ScalarType operand = path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
+    std::vector<uint32_t> subgroupSizes{d.subgroupSize};
+    if (d.subgroupSizeControl)
+        for (uint32_t s = d.minSubgroupSize; s <= d.maxSubgroupSize; s *= 2)
+            if (s != d.subgroupSize) subgroupSizes.push_back(s);
+    std::vector<KernelConfig> out;
+    for (const auto& shape : d.coopMatShapes) {
+        if (shape.a != operand || shape.b != operand || shape.c != ScalarType::F32 ||
+            shape.result != ScalarType::F32)
+            continue;
+        for (uint32_t sg : subgroupSizes)
+            for (uint32_t bm : {32u, 64u, 128u, 256u})
+                for (uint32_t bn : {16u, 32u, 64u, 128u})
+                    for (uint32_t bk : {16u, 32u, 64u})
+                        for (uint32_t wm : {1u, 2u, 4u, 8u})
+                            for (uint32_t wn : {1u, 2u, 4u})
+                                for (uint32_t stages : {1u, 2u, 3u}) {
+                                    KernelConfig c;
+                                    c.path = path;
+                                    c.bm = bm, c.bn = bn, c.bk = std::max(bk, shape.k);
+                                    c.warpsM = wm, c.warpsN = wn;
+                                    c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
+                                    c.stages = stages;
+                                    c.subgroupSize = sg;
+                                    // Bound the accumulator fragments a subgroup holds.
+                                    const uint32_t frags = (bm / wm / shape.m) * (bn / wn / shape.n);
+                                    if (bm % (wm * shape.m) || bn % (wn * shape.n) || frags == 0 ||
+                                        frags > 32)
+                                        continue;
+                                    out.push_back(c);
+                                }
+    }
+    std::sort(out.begin(), out.end(), [](const KernelConfig& a, const KernelConfig& b) {
+        return a.str() < b.str();
+    });
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& d, const ConvProblem& p) {
+    std::vector<KernelConfig> all = path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d);
+    std::vector<KernelConfig> out;
+    for (const auto& c : all)
+        if (canImplement(c, d, p).empty()) out.push_back(c);
+    return out;
+}
+
+double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    const double m = double(p.gemmM()), n = double(p.gemmN()), k = double(p.gemmK());
+    const double mTiles = std::ceil(m / c.bm), nTiles = std::ceil(n / c.bn);
+    const double kPadded = std::ceil(k / c.bk) * c.bk;
+    // Work actually done, edge tiles included.
+    double work = mTiles * c.bm * nTiles * c.bn * kPadded * double(p.groups);
+    // Operand traffic per multiply-add: smaller register/fragment tiles reload more often.
+    double reuse;
+    if (c.path == Path::Fp32) {
+        reuse = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
+    } else {
+        const double fm = double(c.bm / c.warpsM / c.mmaM), fn = double(c.bn / c.warpsN / c.mmaN);
+        reuse = 1.0 + (fm + fn) / (fm * fn) + 4.0 / c.bm;  // gather cost amortised over BN
+        reuse *= 1.0 + 0.5 / c.stages;                      // latency hiding
+    }
+    // Fill the device: too few workgroups leave compute units idle.
+    const double workgroups = mTiles * nTiles * double(p.groups);
+    const double slots = d.isCpu() ? 16.0 : 512.0;
+    const double fill = workgroups >= slots ? 1.0 : slots / workgroups;
+    return work * reuse * std::sqrt(fill);
+}
+
+PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProblem& p) {
+    PathChoice choice;
+    if (precision == Precision::Fp32) {
+        choice.path = Path::Fp32;
+        choice.why = "precision fp32 requested";
+        return choice;
+    }
+    for (Path path : {Path::CoopMatF16, Path::CoopMatBF16})
+        if (!candidateConfigs(path, d, p).empty()) {
+            choice.path = path;
+            choice.why = std::string("fast: ") + toString(path) + " is the best path the device has";
+            return choice;
+        }
+    choice.path = Path::Fp32;
+    choice.why = d.coopMatKhr ? "fast requested, but no cooperative-matrix configuration fits "
+                                "this device's f16/bf16 shapes and limits; using fp32"
+                              : "fast requested, but the device has no VK_KHR_cooperative_matrix; "
+                                "using fp32";
+    return choice;
+}
+
+ConfigChoice selectConfig(Path path, const DeviceInfo& d, const ConvProblem& p) {
+    ConfigChoice choice;
+    for (const auto& c : candidateConfigs(path, d, p)) choice.weighed.push_back({c, heuristicCost(c, d, p)});
+    if (choice.weighed.empty())
+        throw Error(Error::Kind::Unsupported, std::string("no ") + toString(path) +
+                                                  " configuration fits device '" + d.name +
+                                                  "' for " + p.str());
+    std::stable_sort(choice.weighed.begin(), choice.weighed.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    choice.config = choice.weighed.front().first;
+    return choice;
+}
+
+}  // namespace vkconv::detail

@@ -1,0 +1,35 @@
+// Choosing a path and a kernel configuration for a problem on a device: the candidate set
+// (every configuration can_implement accepts), and a heuristic that ranks them without running
+// anything. The tuning cache (issue 5) overrides the heuristic where it has measured better.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv::detail {
+
+// All configurations of `path` that fit the device and the problem.
+std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& device,
+                                           const ConvProblem& problem);
+
+// Estimated relative cost of running the problem with a configuration (lower is better).
+double heuristicCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
+struct PathChoice {
+    Path path = Path::Fp32;
+    std::string why;  // e.g. "fast: device has no cooperative-matrix f16 or bf16 shapes; using fp32"
+};
+PathChoice choosePath(Precision precision, const DeviceInfo& device, const ConvProblem& problem);
+
+struct ConfigChoice {
+    KernelConfig config;
+    std::vector<std::pair<KernelConfig, double>> weighed;  // candidates by heuristic cost
+};
+// Throws Unsupported when no configuration of the path fits.
+ConfigChoice selectConfig(Path path, const DeviceInfo& device, const ConvProblem& problem);
+
+}  // namespace vkconv::detail

@@ -1,0 +1,268 @@
+// Conv2d: plans a convolution (path, configuration, chunks), packs the weights once, and
+// records its dispatches.
+#include "vkconv/conv2d.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "buffer.hpp"
+#include "config_select.hpp"
+#include "conv_plan.hpp"
+#include "kernels.hpp"
+#include "pipeline.hpp"
+#include "tensor_impl.hpp"
+
+namespace vkconv {
+namespace detail {
+
+struct Conv2dImpl {
+    std::shared_ptr<ContextImpl> context;
+    ConvProblem problem;
+    KernelConfig config;
+    std::string why;  // how the path and configuration were chosen
+    ExecutionPlan plan;
+    std::shared_ptr<ComputePipeline> pipeline;
+    Buffer weights, bias;
+
+    // Descriptor sets for the last (input, output) pair; rebuilt when the tensors change.
+    UniqueDescriptorPool pool;
+    std::vector<VkDescriptorSet> sets;
+    uint64_t boundInput = 0, boundOutput = 0;
+
+    void bindTensors(const TensorImpl& input, const TensorImpl& output);
+    void record(VkCommandBuffer cmd) const;
+};
+
+void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) {
+    if (!sets.empty() && boundInput == input.id && boundOutput == output.id) return;
+    VkDevice device = context->device;
+    if (!pool) {
+        const uint32_t n = static_cast<uint32_t>(plan.chunks.size());
+        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n * PipelineCache::kBindings};
+        VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        info.maxSets = n;
+        info.poolSizeCount = 1;
+        info.pPoolSizes = &size;
+        VkDescriptorPool p;
+        VKCONV_CHECK(vkCreateDescriptorPool(device, &info, nullptr, &p));
+        pool = UniqueDescriptorPool(device, p);
+    } else {
+        VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
+    }
+    sets.assign(plan.chunks.size(), VK_NULL_HANDLE);
+    std::vector<VkDescriptorSetLayout> layouts(sets.size(), context->pipelines().setLayout());
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool.get();
+    alloc.descriptorSetCount = static_cast<uint32_t>(sets.size());
+    alloc.pSetLayouts = layouts.data();
+    VKCONV_CHECK(vkAllocateDescriptorSets(device, &alloc, sets.data()));
+
+    for (size_t i = 0; i < sets.size(); ++i) {
+        const ChunkBinding& chunk = plan.chunks[i];
+        VkDescriptorBufferInfo infos[4] = {
+            {input.buffer.handle(), chunk.input.offset, chunk.input.range},
+            {weights.handle(), 0, VK_WHOLE_SIZE},
+            {bias.handle(), 0, VK_WHOLE_SIZE},
+            {output.buffer.handle(), chunk.output.offset, chunk.output.range},
+        };
+        VkWriteDescriptorSet writes[4];
+        for (uint32_t b = 0; b < 4; ++b) {
+            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[b].dstSet = sets[i];
+            writes[b].dstBinding = b;
+            writes[b].descriptorCount = 1;
+            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[b].pBufferInfo = &infos[b];
+        }
+        vkUpdateDescriptorSets(device, 4, writes, 0, nullptr);
+    }
+    boundInput = input.id;
+    boundOutput = output.id;
+}
+
+void Conv2dImpl::record(VkCommandBuffer cmd) const {
+    PipelineCache& pipelines = context->pipelines();
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+    uint32_t boundChunk = UINT32_MAX;
+    for (const Dispatch& d : plan.dispatches) {
+        if (d.chunk != boundChunk) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
+                                    &sets[d.chunk], 0, nullptr);
+            boundChunk = d.chunk;
+        }
+        vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           sizeof(ChunkParams), &d.params);
+        vkCmdDispatch(cmd, d.groupsX, d.groupsY, d.groupsZ);
+    }
+}
+
+namespace {
+
+void computeBarrier(VkCommandBuffer cmd) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+std::string shapeString(const std::vector<int64_t>& s) {
+    std::ostringstream o;
+    o << "[";
+    for (size_t i = 0; i < s.size(); ++i) o << (i ? "," : "") << s[i];
+    o << "]";
+    return o.str();
+}
+
+void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_t, 4>& want,
+                 const ContextImpl* context) {
+    std::vector<int64_t> expected(want.begin(), want.end());
+    if (t.shape != expected)
+        throw invalidArgument(std::string(field) + " shape", shapeString(t.shape),
+                              "expected " + shapeString(expected));
+    if (t.context.get() != context)
+        throw invalidArgument(field, "tensor", "belongs to another Context");
+}
+
+}  // namespace
+}  // namespace detail
+
+Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
+               const std::vector<float>& bias, const ConvOptions& options)
+    : Conv2d(context, problem, [&] {
+          problem.validate();
+          if (int64_t(weight.size()) != problem.weightElements())
+              throw invalidArgument("weight size", weight.size(),
+                                    "expected " + std::to_string(problem.weightElements()) +
+                                        " floats (KCRS)");
+          if (problem.bias && int64_t(bias.size()) != problem.outChannels)
+              throw invalidArgument("bias size", bias.size(),
+                                    "expected " + std::to_string(problem.outChannels) + " floats");
+          if (!problem.bias && !bias.empty())
+              throw invalidArgument("bias size", bias.size(), "problem has bias off; pass none");
+          return weight.data();
+      }(), problem.bias ? bias.data() : nullptr, options) {}
+
+Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight,
+               const float* bias, const ConvOptions& options)
+    : impl_(std::make_unique<detail::Conv2dImpl>()) {
+    using namespace detail;
+    problem.validate();
+    if (!weight) throw invalidArgument("weight", "null", "weights are required");
+    if (problem.bias && !bias) throw invalidArgument("bias", "null", "problem has bias on");
+    auto& impl = *impl_;
+    impl.context = context.impl();
+    impl.problem = problem;
+    const DeviceInfo& device = impl.context->info;
+
+    if (options.config) {
+        impl.config = *options.config;
+        if (std::string why = canImplement(impl.config, device, problem); !why.empty())
+            throw invalidArgument("config", impl.config.str(), why);
+        impl.why = "configuration given by the caller";
+    } else {
+        PathChoice path = choosePath(options.precision, device, problem);
+        impl.config = selectConfig(path.path, device, problem).config;
+        impl.why = path.why + "; configuration by heuristic";
+    }
+
+    impl.plan = planExecution(problem, device, impl.config.bm, impl.config.bn);
+    PreparedKernel kernel = impl.config.path == Path::Fp32
+                                ? prepareFp32Kernel(problem, impl.config, weight)
+                                : prepareCoopMatKernel(problem, impl.config, weight);
+    // Ask for the configuration's subgroup size only where the device lets us choose; elsewhere
+    // can_implement has already checked that the device's only size is the configured one.
+    kernel.pipeline.requiredSubgroupSize =
+        device.subgroupSizeControl
+            ? (impl.config.subgroupSize ? impl.config.subgroupSize
+               : device.subgroupSize != impl.context->hardware.subgroupSize ? device.subgroupSize : 0)
+            : 0;
+    kernel.pipeline.fullSubgroups &= device.computeFullSubgroups;
+    if (kernel.packedWeights.size() > std::min<uint64_t>(device.maxStorageBufferRange, 1ull << 31))
+        throw Error(Error::Kind::Unsupported,
+                    "packed weights (" + std::to_string(kernel.packedWeights.size()) +
+                        " bytes) exceed the device's maxStorageBufferRange (" +
+                        std::to_string(device.maxStorageBufferRange) + ")");
+    impl.pipeline = impl.context->pipelines().get(kernel.pipeline);
+    impl.weights = Buffer(*impl.context, kernel.packedWeights.size(), Buffer::Kind::DeviceLocal);
+    uploadToBuffer(*impl.context, impl.weights, 0, kernel.packedWeights.data(), kernel.packedWeights.size());
+    impl.bias = Buffer(*impl.context, std::max<uint64_t>(problem.outChannels, 1) * 4, Buffer::Kind::DeviceLocal);
+    if (problem.bias)
+        uploadToBuffer(*impl.context, impl.bias, 0, bias, problem.outChannels * sizeof(float));
+    else
+        fillBuffer(*impl.context, impl.bias, 0);
+}
+
+Conv2d::~Conv2d() = default;
+Conv2d::Conv2d(Conv2d&&) noexcept = default;
+Conv2d& Conv2d::operator=(Conv2d&&) noexcept = default;
+
+void Conv2d::run(const Tensor& input, Tensor& output) {
+    using namespace detail;
+    auto& impl = *impl_;
+    checkTensor("input", input.impl(), impl.problem.inputShape(), impl.context.get());
+    checkTensor("output", output.impl(), impl.problem.outputShape(), impl.context.get());
+    impl.bindTensors(input.impl(), output.impl());
+    impl.context->submitAndWait([&](VkCommandBuffer cmd) {
+        computeBarrier(cmd);
+        impl.record(cmd);
+    });
+}
+
+std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup, int iterations) {
+    using namespace detail;
+    auto& impl = *impl_;
+    if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
+    if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
+    if (impl.context->info.timestampPeriodNs <= 0)
+        throw Error(Error::Kind::Unsupported, "device has no compute-queue timestamps");
+    checkTensor("input", input.impl(), impl.problem.inputShape(), impl.context.get());
+    checkTensor("output", output.impl(), impl.problem.outputShape(), impl.context.get());
+    impl.bindTensors(input.impl(), output.impl());
+
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2 * static_cast<uint32_t>(iterations);
+    VkQueryPool q;
+    VKCONV_CHECK(vkCreateQueryPool(impl.context->device, &info, nullptr, &q));
+    UniqueQueryPool queries(impl.context->device, q);
+
+    impl.context->submitAndWait([&](VkCommandBuffer cmd) {
+        vkCmdResetQueryPool(cmd, q, 0, info.queryCount);
+        for (int i = 0; i < warmup; ++i) {
+            computeBarrier(cmd);
+            impl.record(cmd);
+        }
+        for (int i = 0; i < iterations; ++i) {
+            computeBarrier(cmd);
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q, 2 * i);
+            impl.record(cmd);
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q, 2 * i + 1);
+        }
+    });
+    std::vector<uint64_t> stamps(info.queryCount);
+    VKCONV_CHECK(vkGetQueryPoolResults(impl.context->device, q, 0, info.queryCount,
+                                       stamps.size() * 8, stamps.data(), 8,
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    const uint64_t mask = impl.context->info.timestampValidBits >= 64
+                              ? ~0ull
+                              : (1ull << impl.context->info.timestampValidBits) - 1;
+    std::vector<double> ms;
+    for (int i = 0; i < iterations; ++i)
+        ms.push_back(double((stamps[2 * i + 1] - stamps[2 * i]) & mask) *
+                     impl.context->info.timestampPeriodNs * 1e-6);
+    return ms;
+}
+
+const ConvProblem& Conv2d::problem() const { return impl_->problem; }
+const KernelConfig& Conv2d::config() const { return impl_->config; }
+
+std::string Conv2d::describe() const {
+    const auto& impl = *impl_;
+    std::ostringstream s;
+    s << impl.config.str() << " (" << impl.why << "; " << impl.plan.chunks.size() << " chunk(s), "
+      << impl.plan.dispatches.size() << " dispatch(es))";
+    return s.str();
+}
+
+}  // namespace vkconv

@@ -1,0 +1,45 @@
+// The portable fp32 path: shaders/conv2d_fp32.comp.
+#include <cstring>
+
+#include "kernel_specs.hpp"
+#include "kernels.hpp"
+
+namespace vkconv::detail {
+
+std::vector<float> packWeightsKxN(const ConvProblem& p, const float* weight, uint32_t bRows,
+                                  uint32_t bCols) {
+    const int64_t cG = p.inChannels / p.groups, kG = p.gemmN(), gemmK = p.gemmK();
+    std::vector<float> packed(size_t(p.groups) * bRows * bCols, 0.0f);
+    for (int64_t g = 0; g < p.groups; ++g)
+        for (int64_t n = 0; n < kG; ++n) {
+            const float* w = weight + (g * kG + n) * cG * p.kernelH * p.kernelW;
+            float* dst = packed.data() + size_t(g) * bRows * bCols + n;
+            for (int64_t kk = 0; kk < gemmK; ++kk) dst[size_t(kk) * bCols] = w[kk];
+        }
+    return packed;
+}
+
+PreparedKernel prepareFp32Kernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+    Fp32KernelSpec spec{};
+    const uint32_t bRows = roundUp(p.gemmK(), c.bk), bCols = roundUp(p.gemmN(), c.bn);
+    spec.problem = makeProblemSpec(p, bRows, bCols);
+    spec.bm = c.bm;
+    spec.bn = c.bn;
+    spec.bk = c.bk;
+    spec.tm = c.tm;
+    spec.tn = c.tn;
+    spec.threads = c.threads();
+
+    PreparedKernel k;
+    k.pipeline.shader = "conv2d_fp32";
+    k.pipeline.specData.resize(sizeof spec);
+    std::memcpy(k.pipeline.specData.data(), &spec, sizeof spec);
+    k.pipeline.entries = Fp32KernelSpec::entries();
+    k.pipeline.requiredSubgroupSize = c.subgroupSize;
+    const std::vector<float> packed = packWeightsKxN(p, weight, bRows, bCols);
+    k.packedWeights.resize(packed.size() * sizeof(float));
+    std::memcpy(k.packedWeights.data(), packed.data(), k.packedWeights.size());
+    return k;
+}
+
+}  // namespace vkconv::detail

@@ -1,0 +1,136 @@
+// KernelConfig: naming, resource use, and can_implement (does a configuration fit a device and
+// a problem?). Every limit comes from the DeviceInfo, never from vendor assumptions.
+#include <sstream>
+
+#include "vkconv/error.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv {
+
+const char* toString(Path path) {
+    switch (path) {
+        case Path::Fp32: return "fp32";
+        case Path::CoopMatF16: return "coopmat-f16";
+        case Path::CoopMatBF16: return "coopmat-bf16";
+    }
+    return "?";
+}
+
+Path pathFromString(const std::string& name) {
+    for (Path p : {Path::Fp32, Path::CoopMatF16, Path::CoopMatBF16})
+        if (name == toString(p)) return p;
+    throw invalidArgument("path", name, "expected fp32, coopmat-f16 or coopmat-bf16");
+}
+
+const char* toString(Precision precision) {
+    return precision == Precision::Fast ? "fast" : "fp32";
+}
+
+Precision precisionFromString(const std::string& name) {
+    if (name == "fast") return Precision::Fast;
+    if (name == "fp32") return Precision::Fp32;
+    throw invalidArgument("precision", name, "expected fast or fp32");
+}
+
+double errorBound(Path path) {
+    switch (path) {
+        case Path::Fp32: return 1e-5;
+        case Path::CoopMatF16: return 1e-3;
+        case Path::CoopMatBF16: return 8e-3;
+    }
+    return 0;
+}
+
+uint32_t KernelConfig::threads() const {
+    if (path == Path::Fp32) return (bm / tm) * (bn / tn);
+    return warpsM * warpsN * subgroupSize;
+}
+
+uint32_t KernelConfig::sharedMemoryBytes() const {
+    if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
+    // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
+    // padded by 8 elements, plus one fp32 accumulator fragment per subgroup for the epilogue.
+    const uint32_t operands = stages * bk * ((bm + 8) + (bn + 8)) * 2;
+    const uint32_t epilogue = warpsM * warpsN * mmaM * mmaN * 4;
+    return operands + epilogue;
+}
+
+std::string KernelConfig::str() const {
+    std::ostringstream s;
+    s << toString(path) << " " << bm << "x" << bn << "x" << bk;
+    if (path == Path::Fp32)
+        s << " thread " << tm << "x" << tn;
+    else
+        s << " warps " << warpsM << "x" << warpsN << " mma " << mmaM << "x" << mmaN << "x" << mmaK
+          << " stages " << stages;
+    if (subgroupSize) s << " sg" << subgroupSize;
+    return s.str();
+}
+
+namespace {
+
+bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+std::string canImplementFp32(const KernelConfig& c) {
+    if (c.tm == 0 || c.tn == 0 || c.bm % c.tm || c.bn % c.tn)
+        return "tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) +
+               " is not a whole number of thread tiles";
+    if (c.threads() % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
+    if (c.bk == 0) return "BK must be >= 1";
+    return "";
+}
+
+std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
+    if (!d.coopMatKhr) return "device has no VK_KHR_cooperative_matrix";
+    const ScalarType operand = c.path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
+    if (operand == ScalarType::F16 && !(d.shaderFloat16 && d.storageBuffer16Bit))
+        return "device lacks shaderFloat16 or storageBuffer16BitAccess";
+    if (operand == ScalarType::BF16 && !d.shaderBFloat16) return "device lacks bf16 shader support";
+    bool listed = false;
+    for (const auto& s : d.coopMatShapes)
+        listed |= s.m == c.mmaM && s.n == c.mmaN && s.k == c.mmaK && s.a == operand &&
+                  s.b == operand && s.c == ScalarType::F32 && s.result == ScalarType::F32;
+    if (!listed)
+        return "device does not list the shape " + std::to_string(c.mmaM) + "x" +
+               std::to_string(c.mmaN) + "x" + std::to_string(c.mmaK) + " " + toString(operand) +
+               "->f32";
+    // The kernel maps subgroups to warp tiles, so the subgroup size must be guaranteed: either
+    // required through subgroup size control, or the only size the device has.
+    if (c.subgroupSize == 0) return "cooperative-matrix configs name their subgroup size";
+    const bool required = d.subgroupSizeControl && d.computeFullSubgroups &&
+                          c.subgroupSize >= d.minSubgroupSize && c.subgroupSize <= d.maxSubgroupSize;
+    const bool fixed = d.minSubgroupSize == d.maxSubgroupSize && c.subgroupSize == d.subgroupSize;
+    if (!required && !fixed)
+        return "subgroup size " + std::to_string(c.subgroupSize) + " cannot be guaranteed";
+    if (c.threads() % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
+    if (c.warpsM == 0 || c.warpsN == 0 || c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN))
+        return "tile is not a whole number of subgroup tiles";
+    if (c.bk % c.mmaK) return "BK must be a multiple of the instruction's K";
+    if (c.stages < 1 || c.stages > 4) return "stages must be 1..4";
+    return "";
+}
+
+}  // namespace
+
+std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (!isPow2(c.bm) || !isPow2(c.bk)) return "BM and BK must be powers of two";
+    if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
+    std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d);
+    if (!why.empty()) return why;
+    if (c.path == Path::Fp32 && c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
+        !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize &&
+          c.subgroupSize <= d.maxSubgroupSize))
+        return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
+    if (c.threads() > d.maxWorkGroupInvocations)
+        return std::to_string(c.threads()) + " threads exceed maxComputeWorkGroupInvocations " +
+               std::to_string(d.maxWorkGroupInvocations);
+    if (c.sharedMemoryBytes() > d.maxSharedMemoryBytes)
+        return std::to_string(c.sharedMemoryBytes()) + " bytes of shared memory exceed " +
+               std::to_string(d.maxSharedMemoryBytes);
+    const int64_t nTiles = (p.gemmN() + c.bn - 1) / c.bn;
+    if (nTiles > d.maxWorkGroupCount[1])
+        return std::to_string(nTiles) + " N tiles exceed maxComputeWorkGroupCount[1]";
+    return "";
+}
+
+}  // namespace vkconv

@@ -1,0 +1,97 @@
+#include "pipeline.hpp"
+
+#include <sstream>
+
+namespace vkconv::detail {
+
+std::string PipelineKey::cacheKey() const {
+    std::ostringstream s;
+    s << shader << "|sg" << requiredSubgroupSize << (fullSubgroups ? "f" : "") << "|";
+    static const char* hex = "0123456789abcdef";
+    for (uint8_t b : specData) s << hex[b >> 4] << hex[b & 15];
+    return s.str();
+}
+
+ComputePipeline::ComputePipeline(ContextImpl& ctx, VkPipelineLayout layout, VkPipelineCache cache,
+                                 const PipelineKey& key) {
+    SpirvBlob spirv = embeddedShader(key.shader);
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = spirv.wordCount * 4;
+    moduleInfo.pCode = spirv.words;
+    VkShaderModule module;
+    VKCONV_CHECK(vkCreateShaderModule(ctx.device, &moduleInfo, nullptr, &module));
+    UniqueShaderModule ownedModule(ctx.device, module);
+
+    VkSpecializationInfo spec{};
+    spec.mapEntryCount = static_cast<uint32_t>(key.entries.size());
+    spec.pMapEntries = key.entries.data();
+    spec.dataSize = key.specData.size();
+    spec.pData = key.specData.data();
+
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroupSize{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    stage.module = module;
+    stage.pName = "main";
+    stage.pSpecializationInfo = &spec;
+    if (key.requiredSubgroupSize) {
+        subgroupSize.requiredSubgroupSize = key.requiredSubgroupSize;
+        stage.pNext = &subgroupSize;
+    }
+    if (key.fullSubgroups) stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = stage;
+    info.layout = layout;
+    VkPipeline pipeline;
+    VkResult r = vkCreateComputePipelines(ctx.device, cache, 1, &info, nullptr, &pipeline);
+    if (r != VK_SUCCESS)
+        throw Error(Error::Kind::Vulkan, "vkCreateComputePipelines failed for " + key.shader +
+                                             ": " + resultName(r));
+    pipeline_ = UniquePipeline(ctx.device, pipeline);
+}
+
+PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
+    VkDescriptorSetLayoutBinding bindings[kBindings];
+    for (uint32_t i = 0; i < kBindings; ++i)
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = kBindings;
+    setInfo.pBindings = bindings;
+    VkDescriptorSetLayout setLayout;
+    VKCONV_CHECK(vkCreateDescriptorSetLayout(ctx.device, &setInfo, nullptr, &setLayout));
+    setLayout_ = UniqueDescriptorSetLayout(ctx.device, setLayout);
+
+    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &push;
+    VkPipelineLayout layout;
+    VKCONV_CHECK(vkCreatePipelineLayout(ctx.device, &layoutInfo, nullptr, &layout));
+    layout_ = UniquePipelineLayout(ctx.device, layout);
+
+    VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCache cache;
+    VKCONV_CHECK(vkCreatePipelineCache(ctx.device, &cacheInfo, nullptr, &cache));
+    cache_ = UniquePipelineCache(ctx.device, cache);
+}
+
+std::shared_ptr<ComputePipeline> PipelineCache::get(const PipelineKey& key) {
+    const std::string k = key.cacheKey();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = pipelines_.find(k);
+    if (it != pipelines_.end()) return it->second;
+    auto pipeline = std::make_shared<ComputePipeline>(context_, layout_.get(), cache_.get(), key);
+    pipelines_.emplace(k, pipeline);
+    return pipeline;
+}
+
+size_t PipelineCache::size() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pipelines_.size();
+}
+
+}  // namespace vkconv::detail

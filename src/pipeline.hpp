@@ -1,0 +1,67 @@
+// Compute pipelines of the conv kernels, and the per-context cache that builds each one once.
+// All conv kernels share one interface: four storage buffers (input, packed weights, bias,
+// output) and the ChunkParams push constants; so one descriptor-set layout and one pipeline
+// layout serve them all.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "context_impl.hpp"
+
+namespace vkconv::detail {
+
+// The SPIR-V of a shader embedded at build time (shaders/*.comp), by file stem.
+struct SpirvBlob {
+    const uint32_t* words;
+    size_t wordCount;
+};
+SpirvBlob embeddedShader(const std::string& name);  // throws Internal if absent
+
+struct PipelineKey {
+    std::string shader;              // embedded shader name
+    std::vector<uint8_t> specData;   // the kernel's spec struct, bytes
+    std::vector<VkSpecializationMapEntry> entries;
+    uint32_t requiredSubgroupSize = 0;  // 0: the driver's choice
+    bool fullSubgroups = false;
+
+    std::string cacheKey() const;  // content key: shader name, spec bytes, subgroup options
+};
+
+class ComputePipeline {
+public:
+    ComputePipeline(ContextImpl& context, VkPipelineLayout layout, VkPipelineCache cache,
+                    const PipelineKey& key);
+    VkPipeline handle() const { return pipeline_.get(); }
+
+private:
+    UniquePipeline pipeline_;
+};
+
+class PipelineCache {
+public:
+    static constexpr uint32_t kBindings = 4;
+    static constexpr uint32_t kPushConstantBytes = 20;
+
+    explicit PipelineCache(ContextImpl& context);
+    std::shared_ptr<ComputePipeline> get(const PipelineKey& key);
+
+    VkDescriptorSetLayout setLayout() const { return setLayout_.get(); }
+    VkPipelineLayout layout() const { return layout_.get(); }
+    VkPipelineCache vkCache() const { return cache_.get(); }
+    size_t size() const;
+
+private:
+    ContextImpl& context_;
+    UniqueDescriptorSetLayout setLayout_;
+    UniquePipelineLayout layout_;
+    UniquePipelineCache cache_;
+    mutable std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<ComputePipeline>> pipelines_;
+};
+
+}  // namespace vkconv::detail
