@@ -44,7 +44,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d) {
                     for (uint32_t bk : {16u, 32u, 64u})
                         for (uint32_t wm : {1u, 2u, 4u, 8u})
                             for (uint32_t wn : {1u, 2u, 4u})
-                                for (uint32_t stages : {1u, 2u, 3u}) {
+                                for (uint32_t stages : {1u, 2u}) {
                                     KernelConfig c;
                                     c.path = path;
                                     c.bm = bm, c.bn = bn, c.bk = std::max(bk, shape.k);

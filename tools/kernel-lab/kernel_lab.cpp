@@ -1,0 +1,103 @@
+// kernel-lab: a developer's tool for kernel work on a real GPU. Times every candidate
+// configuration of a path for one problem (alexnet1 by default) in a single process, checks the
+// fastest ones against the CPU reference, and prints a table sorted by time. The user-facing
+// equivalent with acceptance rules and a cache is `vkconv sweep`; this tool exists to compare
+// kernel variants quickly inside one short GPU lease.
+//
+//   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter TEXT] [--check K]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "config_select.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/reference.hpp"
+
+using namespace vkconv;
+
+int main(int argc, char** argv) try {
+    int64_t batch = -1;
+    std::string pathName = "coopmat-f16", filter;
+    size_t limit = 100000, check = 3;
+    int iterations = 20;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
+        if (a == "--batch") batch = std::stoll(next());
+        else if (a == "--path") pathName = next();
+        else if (a == "--limit") limit = std::stoul(next());
+        else if (a == "--filter") filter = next();
+        else if (a == "--check") check = std::stoul(next());
+        else if (a == "--iterations") iterations = std::stoi(next());
+        else throw invalidArgument("argument", a, "unknown");
+    }
+    Context ctx;
+    const DeviceInfo& dev = ctx.device();
+    if (batch < 0) batch = dev.isCpu() ? 2 : 256;
+    ConvProblem p = ConvProblem::alexnet1(batch);
+    std::printf("device: %s (%s)\nproblem: %s  %.1f GFLOP\n", dev.name.c_str(), dev.driverInfo.c_str(),
+                p.str().c_str(), p.flops() * 1e-9);
+
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1, 1);
+    std::vector<float> x(p.inputElements()), w(p.weightElements()), b(p.outChannels);
+    for (auto& v : x) v = u(rng);
+    for (auto& v : w) v = u(rng);
+    for (auto& v : b) v = u(rng);
+    Tensor in(ctx, {p.batch, p.inChannels, p.height, p.width});
+    in.upload(x);
+    auto os = p.outputShape();
+    Tensor out(ctx, {os[0], os[1], os[2], os[3]});
+
+    const Path path = pathFromString(pathName);
+    auto configs = detail::candidateConfigs(path, dev, p);
+    std::vector<std::pair<double, KernelConfig>> results;
+    size_t tried = 0;
+    for (const auto& c : configs) {
+        if (!filter.empty() && c.str().find(filter) == std::string::npos) continue;
+        if (tried++ >= limit) break;
+        try {
+            ConvOptions o;
+            o.config = c;
+            auto t0 = std::chrono::steady_clock::now();
+            Conv2d conv(ctx, p, w, b, o);
+            double planMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            auto ms = conv.time(in, out, 2, iterations);
+            std::sort(ms.begin(), ms.end());
+            results.push_back({ms[ms.size() / 2], c});
+            std::printf("%8.3f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
+                        p.flops() / (ms[ms.size() / 2] * 1e-3) * 1e-12, planMs, c.str().c_str());
+            std::fflush(stdout);
+        } catch (const std::exception& e) {
+            std::printf("  failed: %s: %s\n", c.str().c_str(), e.what());
+        }
+    }
+    std::sort(results.begin(), results.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    std::printf("\n== best %zu of %zu (checked against the CPU reference on images 0 and %lld)\n",
+                std::min(results.size(), check), results.size(), (long long)(p.batch - 1));
+    auto ref0 = referenceConv2d(p, x.data(), w.data(), b.data(), 0, 1);
+    auto refN = referenceConv2d(p, x.data(), w.data(), b.data(), p.batch - 1, 1);
+    const int64_t imageOut = p.outChannels * p.outHeight() * p.outWidth();
+    for (size_t i = 0; i < std::min(results.size(), check); ++i) {
+        ConvOptions o;
+        o.config = results[i].second;
+        Conv2d conv(ctx, p, w, b, o);
+        out.fill(NAN);
+        conv.run(in, out);
+        auto y = out.download();
+        double e0 = relativeError(y.data(), ref0);
+        double eN = relativeError(y.data() + (p.batch - 1) * imageOut, refN);
+        std::printf("%8.3f ms  err %.2e / %.2e %s  %s\n", results[i].first, e0, eN,
+                    std::max(e0, eN) <= errorBound(results[i].second.path) ? "PASS" : "FAIL",
+                    results[i].second.str().c_str());
+    }
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "kernel-lab: error: %s\n", e.what());
+    return 1;
+}
