@@ -1,0 +1,153 @@
+// `vkconv devices`: what each Vulkan device offers vkconv, as a table or JSON; with --profile,
+// the capabilities vkconv would use under that profile.
+#include <nlohmann/json.hpp>
+#include <vulkan/vulkan.h>
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/device_profile.hpp"
+
+namespace vkconv::cli {
+
+namespace {
+
+struct DevicesFlags {
+    bool json = false;
+    std::string profile;
+};
+
+std::string versionString(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
+           "." + std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+std::string hex(uint32_t v) {
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+std::string yesNo(bool b) { return b ? "yes" : "no"; }
+
+struct ProfiledDevice {
+    DeviceInfo info;
+    std::vector<std::string> notes;  // what the profile could not narrow
+};
+
+void printTable(const std::vector<ProfiledDevice>& devices, const std::string& profile) {
+    for (const auto& [d, notes] : devices) {
+        std::cout << "Device " << d.index << ": " << d.name << "\n";
+        auto row = [](const char* key, const std::string& value) {
+            std::cout << "  " << std::left << std::setw(28) << key << value << "\n";
+        };
+        row("vendor", d.vendorName + " (" + hex(d.vendorId) + "), device id " + hex(d.deviceId));
+        row("device type", d.deviceType);
+        row("driver", d.driverName + (d.driverInfo.empty() ? "" : " " + d.driverInfo));
+        row("Vulkan API", versionString(d.apiVersion));
+        row("subgroup size", std::to_string(d.subgroupSize) + " (range " +
+                                 std::to_string(d.minSubgroupSize) + ".." +
+                                 std::to_string(d.maxSubgroupSize) + ", size control " +
+                                 yesNo(d.subgroupSizeControl) + ", full subgroups " +
+                                 yesNo(d.computeFullSubgroups) + ")");
+        row("shared memory / workgroup", std::to_string(d.maxSharedMemoryBytes) + " bytes");
+        row("maxStorageBufferRange", std::to_string(d.maxStorageBufferRange) + " bytes");
+        row("max workgroup invocations", std::to_string(d.maxWorkGroupInvocations));
+        row("fp16 / 16-bit storage", yesNo(d.shaderFloat16) + " / " + yesNo(d.storageBuffer16Bit));
+        row("timestamps", d.timestampPeriodNs > 0 ? std::to_string(d.timestampValidBits) + " bits"
+                                                  : std::string("no"));
+        row("VK_KHR_cooperative_matrix", yesNo(d.coopMatKhr));
+        if (d.coopMatShapes.empty()) {
+            row("  shapes", "none");
+        } else {
+            for (size_t i = 0; i < d.coopMatShapes.size(); ++i)
+                row(i == 0 ? "  shapes (MxNxK)" : "", d.coopMatShapes[i].str());
+        }
+        row("VK_NV_cooperative_matrix2", yesNo(d.coopMat2Nv));
+        if (!profile.empty()) {
+            row("profile", profile + " (capabilities above are narrowed by it)");
+            for (const auto& n : notes) row("  note", n);
+        }
+        std::cout << "\n";
+    }
+}
+
+nlohmann::json toJson(const ProfiledDevice& pd) {
+    const DeviceInfo& d = pd.info;
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const auto& s : d.coopMatShapes)
+        shapes.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"a", toString(s.a)},
+                          {"b", toString(s.b)}, {"c", toString(s.c)},
+                          {"result", toString(s.result)}, {"str", s.str()}});
+    return {
+        {"index", d.index},
+        {"name", d.name},
+        {"vendor", d.vendorName},
+        {"vendor_id", d.vendorId},
+        {"device_id", d.deviceId},
+        {"device_type", d.deviceType},
+        {"driver", d.driverName},
+        {"driver_info", d.driverInfo},
+        {"api_version", versionString(d.apiVersion)},
+        {"subgroup_size", d.subgroupSize},
+        {"min_subgroup_size", d.minSubgroupSize},
+        {"max_subgroup_size", d.maxSubgroupSize},
+        {"subgroup_size_control", d.subgroupSizeControl},
+        {"compute_full_subgroups", d.computeFullSubgroups},
+        {"max_shared_memory_bytes", d.maxSharedMemoryBytes},
+        {"max_storage_buffer_range", d.maxStorageBufferRange},
+        {"max_workgroup_invocations", d.maxWorkGroupInvocations},
+        {"max_workgroup_count", d.maxWorkGroupCount},
+        {"shader_float16", d.shaderFloat16},
+        {"storage_buffer_16bit", d.storageBuffer16Bit},
+        {"shader_bfloat16", d.shaderBFloat16},
+        {"timestamp_valid_bits", d.timestampValidBits},
+        {"timestamp_period_ns", d.timestampPeriodNs},
+        {"cooperative_matrix", d.coopMatKhr},
+        {"cooperative_matrix_shapes", shapes},
+        {"nv_cooperative_matrix2", d.coopMat2Nv},
+        {"is_cpu", d.isCpu()},
+        {"profile_notes", pd.notes},
+    };
+}
+
+int runDevices(const DevicesFlags& flags) {
+    // Look the profile up first: an unknown name is an error even with no device present.
+    const DeviceProfile* profile = flags.profile.empty() ? nullptr : &DeviceProfile::byName(flags.profile);
+    std::vector<ProfiledDevice> devices;
+    for (const DeviceInfo& d : listDevices()) {
+        ProfiledDevice pd;
+        pd.info = profile ? applyProfile(d, *profile, &pd.notes) : d;
+        devices.push_back(std::move(pd));
+    }
+    if (flags.json) {
+        nlohmann::json out = {{"profile", flags.profile.empty() ? nlohmann::json() : nlohmann::json(flags.profile)},
+                              {"devices", nlohmann::json::array()}};
+        for (const auto& d : devices) out["devices"].push_back(toJson(d));
+        std::cout << out.dump(2) << "\n";
+    } else if (devices.empty()) {
+        std::cout << "No Vulkan devices found.\n";
+    } else {
+        printTable(devices, flags.profile);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void registerDevicesCommand(CLI::App& app, CommandAction& action) {
+    auto flags = std::make_shared<DevicesFlags>();
+    CLI::App* cmd = app.add_subcommand("devices", "list Vulkan devices and what they offer vkconv");
+    cmd->add_flag("--json", flags->json, "machine-readable output");
+    cmd->add_option("--profile", flags->profile,
+                    "show the capabilities as narrowed by a shipped profile (rtx4090, rdna3, "
+                    "intel-arc, mobile, moltenvk, vulkan-minimum)")
+        ->type_name("NAME");
+    cmd->callback([flags, &action] { action = [flags] { return runDevices(*flags); }; });
+}
+
+}  // namespace vkconv::cli

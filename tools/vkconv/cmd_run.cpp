@@ -1,0 +1,216 @@
+// `vkconv run`: run one conv2d on a device, check it against the CPU reference, time it.
+// Problems come from flags (default alexnet1) with random inputs, or from NumPy files.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+
+#include "commands.hpp"
+#include "device_options.hpp"
+#include "npy.hpp"
+#include "problem_options.hpp"
+#include "reference_check.hpp"
+#include "run_inputs.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv::cli {
+
+namespace {
+
+struct RunFlags {
+    ProblemFlags problem;
+    DeviceFlags device;
+    std::string precision = "fast";
+    uint64_t seed = 1;
+    int iterations = 20;
+    int warmup = 3;
+    bool checkAll = false;
+    NumpyPaths numpy;
+    std::string output;
+};
+
+constexpr int64_t kGpuBatch = 256;  // alexnet1's batch
+constexpr int64_t kCpuBatch = 8;    // on a CPU device (lavapipe), so a default run stays quick
+
+struct Timing {
+    double medianMs = 0, minMs = 0;
+    int runs = 0;
+    const char* clock = "GPU timestamps";
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+Timing timeRuns(Conv2d& conv, const Tensor& input, Tensor& output, int warmup, int iterations) {
+    Timing t;
+    std::vector<double> ms;
+    try {
+        ms = conv.time(input, output, warmup, iterations);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;
+        // No timestamps on this queue: time each submission on the host instead (includes the
+        // submit and wait, so it is an upper bound).
+        t.clock = "host clock (device has no timestamps)";
+        for (int i = 0; i < warmup; ++i) conv.run(input, output);
+        for (int i = 0; i < iterations; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            conv.run(input, output);
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+    }
+    t.runs = int(ms.size());
+    t.medianMs = median(ms);
+    t.minMs = *std::min_element(ms.begin(), ms.end());
+    return t;
+}
+
+bool numpyMode(const RunFlags& f) { return !f.numpy.input.empty() || !f.numpy.weight.empty(); }
+
+// Flag combinations that cannot mean anything, refused before any device work.
+void checkFlagCombinations(const RunFlags& f) {
+    if (f.iterations < 0) throw invalidArgument("--iterations", f.iterations, "must be >= 0 (0: no timing)");
+    if (f.warmup < 0) throw invalidArgument("--warmup", f.warmup, "must be >= 0");
+    if (!numpyMode(f)) {
+        if (!f.numpy.bias.empty())
+            throw Error(Error::Kind::InvalidArgument, "--bias needs --input X.npy and --weight W.npy");
+        if (!f.output.empty())
+            throw Error(Error::Kind::InvalidArgument, "--output needs --input X.npy and --weight W.npy");
+        return;
+    }
+    auto refuse = [](const std::string& message) { return Error(Error::Kind::InvalidArgument, message); };
+    if (f.numpy.input.empty()) throw refuse("--weight needs --input X.npy");
+    if (f.numpy.weight.empty()) throw refuse("--input needs --weight W.npy");
+    const auto shapeFlags = f.problem.givenShapeFlags();
+    if (!shapeFlags.empty())
+        throw refuse(shapeFlags.front() + " cannot be combined with --input: the sizes come from the "
+                     ".npy files; only --stride, --padding, --dilation and --groups apply");
+    if (f.problem.noBias && !f.numpy.bias.empty())
+        throw refuse("--no-bias contradicts --bias " + f.numpy.bias);
+}
+
+std::string format(const char* fmt, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+int runRun(const RunFlags& f) {
+    checkFlagCombinations(f);
+    const Precision precision = precisionFromString(f.precision);
+    // Load files and validate flags before the (slow) device setup, so bad input fails fast.
+    RunInputs inputs;
+    if (numpyMode(f))
+        inputs = numpyInputs(f.numpy, f.problem);
+    else
+        buildProblem(f.problem, kCpuBatch);
+
+    Context context = makeContext(f.device);
+    const DeviceInfo& device = context.device();
+    if (!numpyMode(f))
+        inputs = randomInputs(buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch), f.seed);
+    const ConvProblem& problem = inputs.problem;
+
+    std::cout << "device:      " << describeDevice(device) << "\n";
+    if (!f.device.profile.empty()) std::cout << "profile:     " << f.device.profile << "\n";
+    std::cout << "problem:     " << problem.str() << "\n";
+    std::cout << "inputs:      " << inputs.source << "\n";
+    if (!numpyMode(f) && !f.problem.given("--batch") && device.isCpu())
+        std::cout << "             (batch " << kCpuBatch << " because the device is a CPU; --batch "
+                  << kGpuBatch << " for alexnet1's full batch)\n";
+    std::cout.flush();
+
+    ConvOptions options;
+    options.precision = precision;
+    Conv2d conv(context, problem, inputs.weight, inputs.bias, options);
+    const Path path = conv.config().path;
+    std::cout << "path:        " << toString(path) << " (precision " << toString(precision) << ")\n";
+    std::cout << "config:      " << conv.describe() << "\n";
+    std::cout.flush();
+
+    const auto outShape = problem.outputShape();
+    Tensor input(context, {problem.batch, problem.inChannels, problem.height, problem.width});
+    Tensor output(context, std::vector<int64_t>(outShape.begin(), outShape.end()));
+    input.upload(inputs.input);
+    output.fill(std::numeric_limits<float>::quiet_NaN());  // any output never written stays NaN
+    conv.run(input, output);
+    const std::vector<float> result = output.download();
+    if (!f.output.empty()) {
+        writeNpy(f.output, std::vector<int64_t>(outShape.begin(), outShape.end()), result.data());
+        std::cout << "output:      " << f.output << " shape " << shapeString({outShape.begin(), outShape.end()}) << "\n";
+    }
+
+    const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
+                                          problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll);
+    const double bound = errorBound(path);
+    const bool pass = check.nonFinite == 0 && std::isfinite(check.relativeError) &&
+                      check.relativeError <= bound;
+    std::cout << "checked:     " << describeImages(check.images, problem.batch)
+              << " against the CPU reference (double)"
+              << (int64_t(check.images.size()) < problem.batch ? "; --check-all checks every image" : "")
+              << "\n";
+    if (check.nonFinite)
+        std::cout << "non-finite:  " << check.nonFinite << " NaN/inf values in the output\n";
+    std::cout << "rel. error:  " << format("%.3e", check.relativeError) << " (bound "
+              << format("%.0e", bound) << " for " << toString(path) << "): " << (pass ? "PASS" : "FAIL")
+              << "\n";
+    std::cout.flush();
+
+    if (f.iterations > 0) {
+        const Timing t = timeRuns(conv, input, output, f.warmup, f.iterations);
+        std::cout << "time:        median " << format("%.3f", t.medianMs) << " ms, min "
+                  << format("%.3f", t.minMs) << " ms over " << t.runs << " runs (" << f.warmup
+                  << " warm-up; " << t.clock << ")\n";
+        std::cout << "throughput:  " << format("%.4g", problem.flops() / (t.medianMs * 1e-3) / 1e12)
+                  << " TFLOP/s at the median (" << format("%.4g", problem.flops() / (t.minMs * 1e-3) / 1e12)
+                  << " at the min; " << format("%.4g", problem.flops() / 1e9) << " GFLOP per run)\n";
+    }
+    std::cout.flush();
+    requireNoValidationMessages(f.device, context);
+    if (!pass) {
+        std::cerr << "vkconv: error: check failed: "
+                  << (check.nonFinite ? std::to_string(check.nonFinite) + " NaN/inf output values; " : "")
+                  << "relative error " << format("%.3e", check.relativeError) << " vs bound "
+                  << format("%.0e", bound) << " for " << toString(path) << "\n";
+        return kExitCheckFailed;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void registerRunCommand(CLI::App& app, CommandAction& action) {
+    auto f = std::make_shared<RunFlags>();
+    CLI::App* cmd = app.add_subcommand(
+        "run", "run one conv2d, check it against the CPU reference and time it (default: alexnet1)");
+    addProblemFlags(*cmd, f->problem);
+    addDeviceFlags(*cmd, f->device);
+    cmd->add_option("--precision", f->precision,
+                    "fast: the best cooperative-matrix path, else fp32; fp32: the fp32 path")
+        ->type_name("fast|fp32");
+    cmd->add_option("--seed", f->seed, "seed of the random inputs (default 1)")->type_name("INT");
+    cmd->add_option("--iterations", f->iterations, "timed runs (default 20; 0: no timing)")->type_name("INT");
+    cmd->add_option("--warmup", f->warmup, "untimed runs before timing (default 3)")->type_name("INT");
+    cmd->add_flag("--check-all", f->checkAll,
+                  "check every image against the reference (default: first, middle and last)");
+    cmd->add_option("--input", f->numpy.input,
+                    "NumPy mode: input X, float32 (N, C, H, W); sizes come from the files and "
+                    "stride/padding/dilation/groups default to 1/0/1/1 as in torch")
+        ->type_name("X.npy");
+    cmd->add_option("--weight", f->numpy.weight, "NumPy mode: weight W, float32 (K, C/groups, R, S)")
+        ->type_name("W.npy");
+    cmd->add_option("--bias", f->numpy.bias, "NumPy mode: bias B, float32 (K,); none if absent")
+        ->type_name("B.npy");
+    cmd->add_option("--output", f->output, "NumPy mode: write the result Y, float32 (N, K, OH, OW)")
+        ->type_name("Y.npy");
+    cmd->callback([f, &action] { action = [f] { return runRun(*f); }; });
+}
+
+}  // namespace vkconv::cli

@@ -1,0 +1,262 @@
+// The .npy format: magic "\x93NUMPY", a version (major, minor), a little-endian header length
+// (2 bytes in 1.0, 4 bytes in 2.0/3.0), then a Python dict literal such as
+// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } padded with spaces and a newline,
+// then the raw data.
+#include "npy.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "vkconv/error.hpp"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "npy.cpp copies '<f4' data as is, so it needs a little-endian host"
+#endif
+
+namespace vkconv::cli {
+
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicSize = 6;
+
+Error ioError(const std::string& path, const std::string& why) {
+    return Error(Error::Kind::Io, path + ": " + why);
+}
+
+// One value of the header dict: a string, a bool, or a tuple of integers.
+struct HeaderValue {
+    enum class Kind { String, Bool, Tuple } kind = Kind::String;
+    std::string text;
+    bool flag = false;
+    std::vector<int64_t> tuple;
+};
+
+// A parser for exactly the dict literals NumPy writes (and hand-written equivalents).
+class HeaderParser {
+public:
+    HeaderParser(const std::string& text, const std::string& path) : s_(text), path_(path) {}
+
+    std::map<std::string, HeaderValue> parseDict() {
+        std::map<std::string, HeaderValue> dict;
+        expect('{');
+        while (!tryConsume('}')) {
+            std::string key = parseString();
+            expect(':');
+            dict[key] = parseValue();
+            if (!tryConsume(',')) {
+                expect('}');
+                break;
+            }
+        }
+        skipSpace();
+        if (pos_ != s_.size()) fail("unexpected text after the header dict");
+        return dict;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& why) const {
+        throw ioError(path_, "malformed .npy header (" + why + " at offset " +
+                                 std::to_string(pos_) + "): " + printable());
+    }
+
+    std::string printable() const {
+        std::string out;
+        for (char c : s_)
+            if (std::isprint(static_cast<unsigned char>(c))) out += c;
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        return out.size() > 120 ? out.substr(0, 120) + "..." : out;
+    }
+
+    void skipSpace() {
+        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    }
+    bool tryConsume(char c) {
+        skipSpace();
+        if (pos_ < s_.size() && s_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+    void expect(char c) {
+        if (!tryConsume(c)) fail(std::string("expected '") + c + "'");
+    }
+
+    std::string parseString() {
+        skipSpace();
+        if (pos_ >= s_.size() || (s_[pos_] != '\'' && s_[pos_] != '"')) fail("expected a string");
+        const char quote = s_[pos_++];
+        const size_t end = s_.find(quote, pos_);
+        if (end == std::string::npos) fail("unterminated string");
+        std::string out = s_.substr(pos_, end - pos_);
+        pos_ = end + 1;
+        return out;
+    }
+
+    int64_t parseInt() {
+        skipSpace();
+        const size_t start = pos_;
+        while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+        if (pos_ == start) fail("expected a non-negative integer");
+        if (pos_ < s_.size() && (s_[pos_] == 'L' || s_[pos_] == 'l')) ++pos_;  // Python 2 longs
+        const std::string digits = s_.substr(start, pos_ - start);
+        if (digits.size() > 18) fail("dimension " + digits + " is too large");
+        return std::stoll(digits);
+    }
+
+    HeaderValue parseValue() {
+        skipSpace();
+        HeaderValue v;
+        if (pos_ < s_.size() && (s_[pos_] == '\'' || s_[pos_] == '"')) {
+            v.kind = HeaderValue::Kind::String;
+            v.text = parseString();
+        } else if (s_.compare(pos_, 4, "True") == 0 || s_.compare(pos_, 5, "False") == 0) {
+            v.kind = HeaderValue::Kind::Bool;
+            v.flag = s_[pos_] == 'T';
+            pos_ += v.flag ? 4 : 5;
+        } else if (tryConsume('(')) {
+            v.kind = HeaderValue::Kind::Tuple;
+            while (!tryConsume(')')) {
+                v.tuple.push_back(parseInt());
+                if (!tryConsume(',')) {
+                    expect(')');
+                    break;
+                }
+            }
+        } else {
+            fail("expected a string, True/False or a tuple");
+        }
+        return v;
+    }
+
+    const std::string& s_;
+    const std::string& path_;
+    size_t pos_ = 0;
+};
+
+uint32_t littleEndian(const unsigned char* p, int bytes) {
+    uint32_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+}  // namespace
+
+std::string shapeString(const std::vector<int64_t>& shape) {
+    std::ostringstream s;
+    s << "(";
+    for (size_t i = 0; i < shape.size(); ++i) s << (i ? ", " : "") << shape[i];
+    if (shape.size() == 1) s << ",";
+    s << ")";
+    return s.str();
+}
+
+NpyArray readNpy(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ioError(path, std::string("cannot open: ") + std::strerror(errno));
+    in.seekg(0, std::ios::end);
+    const std::streamoff fileSize = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (fileSize < 0) throw ioError(path, "cannot determine the file size");
+
+    unsigned char prefix[12] = {};
+    const size_t prefixRead = in.read(reinterpret_cast<char*>(prefix), 10) ? 10 : size_t(in.gcount());
+    if (prefixRead < 10 || std::memcmp(prefix, kMagic, kMagicSize) != 0)
+        throw ioError(path, "not a NumPy .npy file (no \\x93NUMPY magic)");
+    const int major = prefix[6], minor = prefix[7];
+    uint32_t headerLength = 0;
+    size_t prefixSize = 0;
+    if (major == 1) {
+        headerLength = littleEndian(prefix + 8, 2);
+        prefixSize = 10;
+    } else if (major == 2 || major == 3) {
+        if (!in.read(reinterpret_cast<char*>(prefix + 10), 2))
+            throw ioError(path, "truncated .npy header");
+        headerLength = littleEndian(prefix + 8, 4);
+        prefixSize = 12;
+    } else {
+        throw ioError(path, "unsupported .npy version " + std::to_string(major) + "." +
+                                std::to_string(minor) + " (1.0, 2.0 and 3.0 are read)");
+    }
+    if (std::streamoff(prefixSize) + std::streamoff(headerLength) > fileSize)
+        throw ioError(path, "truncated .npy header (header length " + std::to_string(headerLength) +
+                                " runs past the end of the " + std::to_string(fileSize) +
+                                "-byte file)");
+    std::string header(headerLength, '\0');
+    in.read(&header[0], headerLength);
+    if (!in) throw ioError(path, "truncated .npy header");
+
+    const auto dict = HeaderParser(header, path).parseDict();
+    auto field = [&](const char* key, HeaderValue::Kind kind) -> const HeaderValue& {
+        auto it = dict.find(key);
+        if (it == dict.end()) throw ioError(path, std::string("the .npy header has no '") + key + "'");
+        if (it->second.kind != kind)
+            throw ioError(path, std::string("the .npy header's '") + key + "' has the wrong type");
+        return it->second;
+    };
+    const std::string& descr = field("descr", HeaderValue::Kind::String).text;
+    if (descr != "<f4")
+        throw invalidArgument(path + ": dtype", "'" + descr + "'",
+                              "expected float32 ('<f4'); convert with .astype('<f4')");
+    if (field("fortran_order", HeaderValue::Kind::Bool).flag)
+        throw invalidArgument(path + ": fortran_order", "True",
+                              "expected C order; convert with numpy.ascontiguousarray()");
+
+    NpyArray array;
+    array.shape = field("shape", HeaderValue::Kind::Tuple).tuple;
+    const uint64_t dataBytes = uint64_t(fileSize) - prefixSize - headerLength;
+    uint64_t elements = 1;
+    for (int64_t d : array.shape) {
+        // Any dimension that makes the product exceed the data present is an error; checking
+        // before multiplying keeps the product from overflowing.
+        if (d != 0 && elements > dataBytes / sizeof(float) / uint64_t(d))
+            throw ioError(path, "truncated: shape " + shapeString(array.shape) + " needs more than the " +
+                                    std::to_string(dataBytes) + " data bytes present");
+        elements *= uint64_t(d);
+    }
+    const uint64_t wantBytes = elements * sizeof(float);
+    if (dataBytes < wantBytes)
+        throw ioError(path, "truncated: shape " + shapeString(array.shape) + " needs " +
+                                std::to_string(wantBytes) + " data bytes, the file has " +
+                                std::to_string(dataBytes));
+    if (dataBytes > wantBytes)
+        throw ioError(path, "has " + std::to_string(dataBytes - wantBytes) +
+                                " bytes after the data of shape " + shapeString(array.shape));
+    array.data.resize(elements);
+    if (elements && !in.read(reinterpret_cast<char*>(array.data.data()), std::streamsize(wantBytes)))
+        throw ioError(path, "read failed");
+    return array;
+}
+
+void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const float* data) {
+    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shapeString(shape) + ", }";
+    // NumPy pads magic + length + dict + '\n' to a multiple of 64 bytes, so the data is aligned.
+    const size_t unpadded = kMagicSize + 2 + 2 + dict.size() + 1;
+    dict.append((64 - unpadded % 64) % 64, ' ');
+    dict += '\n';
+    if (dict.size() > std::numeric_limits<uint16_t>::max())
+        throw ioError(path, "shape too long for a version 1.0 header");
+
+    uint64_t elements = 1;
+    for (int64_t d : shape) elements *= uint64_t(d);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw ioError(path, std::string("cannot create: ") + std::strerror(errno));
+    const unsigned char version[2] = {1, 0};
+    const unsigned char length[2] = {static_cast<unsigned char>(dict.size() & 0xff),
+                                     static_cast<unsigned char>(dict.size() >> 8)};
+    out.write(kMagic, kMagicSize);
+    out.write(reinterpret_cast<const char*>(version), 2);
+    out.write(reinterpret_cast<const char*>(length), 2);
+    out.write(dict.data(), std::streamsize(dict.size()));
+    out.write(reinterpret_cast<const char*>(data), std::streamsize(elements * sizeof(float)));
+    out.close();
+    if (!out) throw ioError(path, std::string("write failed: ") + std::strerror(errno));
+}
+
+}  // namespace vkconv::cli

@@ -1,0 +1,28 @@
+// Reading and writing NumPy .npy files: the one format the CLI exchanges tensors in. Only what
+// conv2d needs: little-endian float32 ('<f4'), C order, header versions 1.0, 2.0 (and 3.0, which
+// differs from 2.0 only in the header's text encoding).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vkconv::cli {
+
+struct NpyArray {
+    std::vector<int64_t> shape;
+    std::vector<float> data;  // C order, product(shape) elements
+};
+
+// Throws vkconv::Error: Io when the file cannot be read, is not a .npy file, has a malformed
+// header or is truncated; InvalidArgument (naming the file) for a dtype other than float32 or
+// Fortran order.
+NpyArray readNpy(const std::string& path);
+
+// Writes a version 1.0 file ('<f4', C order). Throws vkconv::Error (Io) when it cannot.
+void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const float* data);
+
+// "(2, 3, 4)": a shape as NumPy prints it, for messages.
+std::string shapeString(const std::vector<int64_t>& shape);
+
+}  // namespace vkconv::cli

@@ -1,0 +1,34 @@
+// The tensors a run convolves: either fresh seeded random values for a problem given by flags,
+// or the contents of NumPy files (NumPy mode), whose shapes then define the problem.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "problem_options.hpp"
+#include "vkconv/conv_problem.hpp"
+
+namespace vkconv::cli {
+
+struct RunInputs {
+    ConvProblem problem;
+    std::vector<float> input;   // NCHW
+    std::vector<float> weight;  // KCRS, C per group
+    std::vector<float> bias;    // K, or empty without bias
+    std::string source;         // "random uniform [-1, 1], seed 1" or the file names
+};
+
+// Input, weights and bias uniform in [-1, 1] from `seed` (the same seed gives the same values).
+RunInputs randomInputs(const ConvProblem& problem, uint64_t seed);
+
+struct NumpyPaths {
+    std::string input, weight, bias;  // bias may be empty: no bias
+};
+
+// Reads X (N,C,H,W), W (K,C/groups,R,S) and optionally B (K,). Sizes come from the shapes; the
+// stride, padding, dilation and groups flags still apply. Throws vkconv::Error naming the file,
+// the field and the value when the shapes do not fit together.
+RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags);
+
+}  // namespace vkconv::cli
