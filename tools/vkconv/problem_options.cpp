@@ -27,17 +27,16 @@ int64_t parseInt(const std::string& flag, const std::string& text) {
 // ConvProblem::validate(), which names the field; this only rejects text that is not integers.
 std::pair<int64_t, int64_t> parsePair(const std::string& flag, const std::string& text,
                                       const char* form) {
+    const auto bad = [&] {
+        return invalidArgument(flag, "'" + text + "'", std::string("expected ") + form + " (integers)");
+    };
     const size_t comma = text.find(',');
-    if (comma == std::string::npos) {
-        const int64_t v = parseInt(flag, text);
-        return {v, v};
-    }
-    if (text.find(',', comma + 1) != std::string::npos)
-        throw invalidArgument(flag, "'" + text + "'", std::string("expected ") + form + " (one or two integers)");
+    if (comma != std::string::npos && text.find(',', comma + 1) != std::string::npos) throw bad();
     try {
-        return {parseInt(flag, text.substr(0, comma)), parseInt(flag, text.substr(comma + 1))};
+        const int64_t first = parseInt(flag, text.substr(0, comma));
+        return {first, comma == std::string::npos ? first : parseInt(flag, text.substr(comma + 1))};
     } catch (const Error&) {
-        throw invalidArgument(flag, "'" + text + "'", std::string("expected ") + form + " (integers)");
+        throw bad();
     }
 }
 
