@@ -27,38 +27,64 @@ std::vector<KernelConfig> fp32Candidates() {
     return out;
 }
 
-std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d) {
+// The 2-D output tiles (rows x columns of one image) the patch loader may use for a problem.
+std::vector<std::pair<uint32_t, uint32_t>> patchTiles(const ConvProblem& p) {
+    const uint32_t oh = uint32_t(p.outHeight()), ow = uint32_t(p.outWidth());
+    std::vector<uint32_t> widths;
+    if (ow <= 128) widths.push_back(ow);
+    for (uint32_t w : {16u, 32u, 64u, 128u})
+        if (w < ow) widths.push_back(w);
+    std::vector<std::pair<uint32_t, uint32_t>> tiles;
+    for (uint32_t w : widths)
+        for (uint32_t h : {1u, 2u, 3u, 4u, 6u, 8u})
+            if (h <= oh && h * w <= 256 && h * w >= 16) tiles.push_back({h, w});
+    return tiles;
+}
+
+std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, const ConvProblem& p) {
     const ScalarType operand = path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
     std::vector<uint32_t> subgroupSizes{d.subgroupSize};
     if (d.subgroupSizeControl)
         for (uint32_t s = d.minSubgroupSize; s <= d.maxSubgroupSize; s *= 2)
             if (s != d.subgroupSize) subgroupSizes.push_back(s);
+    const auto tiles = patchTiles(p);
     std::vector<KernelConfig> out;
+    auto add = [&](KernelConfig c) {
+        // Bound the accumulator fragments a subgroup holds.
+        const uint32_t frags = (c.bm / c.warpsM / c.mmaM) * (c.bn / c.warpsN / c.mmaN);
+        if (c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN) || frags == 0 || frags > 32) return;
+        out.push_back(c);
+    };
     for (const auto& shape : d.coopMatShapes) {
         if (shape.a != operand || shape.b != operand || shape.c != ScalarType::F32 ||
             shape.result != ScalarType::F32)
             continue;
         for (uint32_t sg : subgroupSizes)
-            for (uint32_t bm : {32u, 64u, 128u, 256u})
-                for (uint32_t bn : {16u, 32u, 64u, 128u})
-                    for (uint32_t bk : {16u, 32u, 64u})
-                        for (uint32_t wm : {1u, 2u, 4u, 8u})
-                            for (uint32_t wn : {1u, 2u, 4u})
-                                for (uint32_t stages : {1u, 2u}) {
-                                    KernelConfig c;
-                                    c.path = path;
-                                    c.bm = bm, c.bn = bn, c.bk = std::max(bk, shape.k);
-                                    c.warpsM = wm, c.warpsN = wn;
-                                    c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
-                                    c.stages = stages;
-                                    c.subgroupSize = sg;
-                                    // Bound the accumulator fragments a subgroup holds.
-                                    const uint32_t frags = (bm / wm / shape.m) * (bn / wn / shape.n);
-                                    if (bm % (wm * shape.m) || bn % (wn * shape.n) || frags == 0 ||
-                                        frags > 32)
-                                        continue;
-                                    out.push_back(c);
+            for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
+                for (uint32_t bk : {16u, 32u, 64u})
+                    for (uint32_t wm : {1u, 2u, 4u, 8u})
+                        for (uint32_t wn : {1u, 2u, 3u, 4u})
+                            for (uint32_t stages : {1u, 2u}) {
+                                KernelConfig c;
+                                c.path = path;
+                                c.bn = bn, c.bk = std::max(bk, shape.k);
+                                c.warpsM = wm, c.warpsN = wn;
+                                c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
+                                c.stages = stages;
+                                c.subgroupSize = sg;
+                                for (uint32_t bm : {32u, 64u, 128u, 256u}) {
+                                    c.bm = bm;
+                                    add(c);
                                 }
+                                if (bk > 32) continue;  // the patch already takes shared memory
+                                c.aLoader = ALoader::Patch;
+                                for (auto [h, w] : tiles) {
+                                    const uint32_t step = wm * shape.m;
+                                    c.bm = (h * w + step - 1) / step * step;
+                                    c.tileH = h, c.tileW = w;
+                                    if (c.bm <= 256 && h * w * 4 >= c.bm * 3) add(c);  // <= 25% masked rows
+                                }
+                            }
     }
     std::sort(out.begin(), out.end(), [](const KernelConfig& a, const KernelConfig& b) {
         return a.str() < b.str();
@@ -70,7 +96,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d) {
 }  // namespace
 
 std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& d, const ConvProblem& p) {
-    std::vector<KernelConfig> all = path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d);
+    std::vector<KernelConfig> all = path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d, p);
     std::vector<KernelConfig> out;
     for (const auto& c : all)
         if (canImplement(c, d, p).empty()) out.push_back(c);

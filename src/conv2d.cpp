@@ -166,7 +166,12 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.why = path.why + "; configuration by heuristic";
     }
 
-    impl.plan = planExecution(problem, device, impl.config.bm, impl.config.bn);
+    const KernelConfig& c = impl.config;
+    const uint32_t tilesPerImage =
+        c.path != Path::Fp32 && c.aLoader == ALoader::Patch
+            ? uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW))
+            : 0;
+    impl.plan = planExecution(problem, device, c.bm, c.bn, tilesPerImage);
     PreparedKernel kernel = impl.config.path == Path::Fp32
                                 ? prepareFp32Kernel(problem, impl.config, weight)
                                 : prepareCoopMatKernel(problem, impl.config, weight);

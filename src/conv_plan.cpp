@@ -22,7 +22,8 @@ BufferRange alignedRange(uint64_t firstByte, uint64_t bytes, uint64_t alignment,
 
 }  // namespace
 
-ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t bm, uint32_t bn) {
+ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t bm, uint32_t bn,
+                            uint32_t tilesPerImage) {
     const uint64_t align = std::max<uint64_t>(d.minStorageBufferOffsetAlignment, 4);
     const uint64_t maxRange = usableRange(d);
     const uint64_t inImage = uint64_t(p.inChannels * p.height * p.width) * 4;
@@ -61,7 +62,7 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
         const uint32_t chunkIndex = static_cast<uint32_t>(plan.chunks.size());
         plan.chunks.push_back(binding);
         params.mRows = static_cast<uint32_t>(images * pixels);
-        const uint64_t mTiles = (images * pixels + bm - 1) / bm;
+        const uint64_t mTiles = tilesPerImage ? images * tilesPerImage : (images * pixels + bm - 1) / bm;
         for (uint64_t m0 = 0; m0 < mTiles; m0 += groupsLimitX)
             for (uint32_t g0 = 0; g0 < groups; g0 += groupsLimitZ) {
                 Dispatch dispatch;

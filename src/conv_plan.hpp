@@ -35,7 +35,9 @@ struct ExecutionPlan {
 };
 
 // Throws vkconv::Error(Unsupported) naming the limit when even one image cannot be bound.
+// tilesPerImage: 0 when M tiles are BM consecutive GEMM rows (they may span images); else the
+// number of M tiles each image has (the patch loader's 2-D tiles never span images).
 ExecutionPlan planExecution(const ConvProblem& problem, const DeviceInfo& device, uint32_t bm,
-                            uint32_t bn);
+                            uint32_t bn, uint32_t tilesPerImage = 0);
 
 }  // namespace vkconv::detail

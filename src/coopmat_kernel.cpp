@@ -40,9 +40,11 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     spec.stages = c.stages;
     spec.subgroup = c.subgroupSize;
     spec.threads = c.threads();
+    spec.tileH = c.tileH;
+    spec.tileW = c.tileW;
 
     PreparedKernel k;
-    k.pipeline.shader = "conv2d_coopmat_f16";
+    k.pipeline.shader = c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16";
     k.pipeline.specData.resize(sizeof spec);
     std::memcpy(k.pipeline.specData.data(), &spec, sizeof spec);
     k.pipeline.entries = CoopMatKernelSpec::entries();

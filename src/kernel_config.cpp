@@ -1,5 +1,6 @@
 // KernelConfig: naming, resource use, and can_implement (does a configuration fit a device and
 // a problem?). Every limit comes from the DeviceInfo, never from vendor assumptions.
+#include <algorithm>
 #include <sstream>
 
 #include "vkconv/error.hpp"
@@ -46,13 +47,23 @@ uint32_t KernelConfig::threads() const {
     return warpsM * warpsN * subgroupSize;
 }
 
-uint32_t KernelConfig::sharedMemoryBytes() const {
+uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
     // padded by 8 elements, plus one fp32 accumulator fragment per subgroup for the epilogue.
     const uint32_t operands = stages * bk * ((bm + 8) + (bn + 8)) * 2;
     const uint32_t epilogue = warpsM * warpsN * mmaM * mmaN * 4;
-    return operands + epilogue;
+    uint32_t patch = 0;
+    if (aLoader == ALoader::Patch) {
+        // shaders/conv2d_coopmat_patch.comp: the fp16 patch of all the group's channels, and
+        // one offset per packed row of B.
+        const uint64_t rows = uint64_t(tileH - 1) * p.strideH + uint64_t(p.kernelH - 1) * p.dilationH + 1;
+        const uint64_t cols = uint64_t(tileW - 1) * p.strideW + uint64_t(p.kernelW - 1) * p.dilationW + 1;
+        const uint64_t bytes = uint64_t(p.inChannels / p.groups) * rows * cols * 2 +
+                               (uint64_t(p.gemmK() + bk - 1) / bk * bk) * 4;
+        patch = static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
+    }
+    return operands + epilogue + patch;
 }
 
 std::string KernelConfig::str() const {
@@ -63,6 +74,7 @@ std::string KernelConfig::str() const {
     else
         s << " warps " << warpsM << "x" << warpsN << " mma " << mmaM << "x" << mmaN << "x" << mmaK
           << " stages " << stages;
+    if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
     if (subgroupSize) s << " sg" << subgroupSize;
     return s.str();
 }
@@ -102,7 +114,14 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
     const bool fixed = d.minSubgroupSize == d.maxSubgroupSize && c.subgroupSize == d.subgroupSize;
     if (!required && !fixed)
         return "subgroup size " + std::to_string(c.subgroupSize) + " cannot be guaranteed";
-    if (c.threads() % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
+    if (c.aLoader == ALoader::Gather && c.threads() % c.bm)
+        return "threads must be a multiple of BM (each thread gathers one row)";
+    if (c.aLoader == ALoader::Patch) {
+        if (c.tileH == 0 || c.tileW == 0 || c.tileH * c.tileW > c.bm)
+            return "patch tile " + std::to_string(c.tileH) + "x" + std::to_string(c.tileW) +
+                   " must be non-empty and at most BM pixels";
+        if (c.threads() < c.bm) return "patch loader needs at least one thread per row of BM";
+    }
     if (c.warpsM == 0 || c.warpsN == 0 || c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN))
         return "tile is not a whole number of subgroup tiles";
     if (c.bk % c.mmaK) return "BK must be a multiple of the instruction's K";
@@ -113,7 +132,9 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
 }  // namespace
 
 std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (!isPow2(c.bm) || !isPow2(c.bk)) return "BM and BK must be powers of two";
+    if (c.bm == 0 || !isPow2(c.bk)) return "BM must be >= 1 and BK a power of two";
+    if (c.path == Path::Fp32 || c.aLoader == ALoader::Gather)
+        if (!isPow2(c.bm)) return "BM must be a power of two";
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
     std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d);
     if (!why.empty()) return why;
@@ -124,8 +145,8 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (c.threads() > d.maxWorkGroupInvocations)
         return std::to_string(c.threads()) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
-    if (c.sharedMemoryBytes() > d.maxSharedMemoryBytes)
-        return std::to_string(c.sharedMemoryBytes()) + " bytes of shared memory exceed " +
+    if (c.sharedMemoryBytes(p) > d.maxSharedMemoryBytes)
+        return std::to_string(c.sharedMemoryBytes(p)) + " bytes of shared memory exceed " +
                std::to_string(d.maxSharedMemoryBytes);
     const int64_t nTiles = (p.gemmN() + c.bn - 1) / c.bn;
     if (nTiles > d.maxWorkGroupCount[1])

@@ -48,6 +48,7 @@ struct Fp32KernelSpec {
 struct CoopMatKernelSpec {
     ProblemSpec problem;
     uint32_t bm, bn, bk, warpsM, warpsN, mmaM, mmaN, mmaK, stages, subgroup, threads;
+    uint32_t tileH, tileW;  // patch loader only (ids 31, 32)
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
@@ -58,8 +59,9 @@ struct CoopMatKernelSpec {
             offsetof(CoopMatKernelSpec, warpsN), offsetof(CoopMatKernelSpec, mmaM),
             offsetof(CoopMatKernelSpec, mmaN),   offsetof(CoopMatKernelSpec, mmaK),
             offsetof(CoopMatKernelSpec, stages), offsetof(CoopMatKernelSpec, subgroup),
-            offsetof(CoopMatKernelSpec, threads)};
-        for (uint32_t i = 0; i < 11; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+            offsetof(CoopMatKernelSpec, threads), offsetof(CoopMatKernelSpec, tileH),
+            offsetof(CoopMatKernelSpec, tileW)};
+        for (uint32_t i = 0; i < 13; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
         return e;
     }
 };

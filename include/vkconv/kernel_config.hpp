@@ -24,6 +24,12 @@ Path pathFromString(const std::string& name);  // "fp32", "coopmat-f16", "coopma
 // operands, else bf16), falling back to fp32 on devices without one.
 enum class Precision { Fast, Fp32 };
 const char* toString(Precision precision);
+
+// How the cooperative-matrix kernel fills its A tile (the im2col operand).
+enum class ALoader {
+    Gather,  // each element read from the NCHW input with index arithmetic: any problem
+    Patch,   // the tile's input patch loaded once into shared memory: when the patch fits
+};
 Precision precisionFromString(const std::string& name);  // "fast", "fp32"
 
 struct KernelConfig {
@@ -35,10 +41,12 @@ struct KernelConfig {
     uint32_t warpsM = 2, warpsN = 2;
     uint32_t mmaM = 16, mmaN = 16, mmaK = 16;
     uint32_t stages = 2;
+    ALoader aLoader = ALoader::Gather;
+    uint32_t tileH = 0, tileW = 0;  // Patch: the M tile is tileH x tileW output pixels
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
 
     uint32_t threads() const;           // workgroup size
-    uint32_t sharedMemoryBytes() const; // shared memory the kernel declares
+    uint32_t sharedMemoryBytes(const ConvProblem& problem) const;  // shared memory the kernel declares
     std::string str() const;            // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32"
 
     bool operator==(const KernelConfig& o) const { return str() == o.str(); }

@@ -4,7 +4,8 @@
 // equivalent with acceptance rules and a cache is `vkconv sweep`; this tool exists to compare
 // kernel variants quickly inside one short GPU lease.
 //
-//   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter TEXT] [--check K]
+//   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
+// --filter keeps configurations whose name contains (A or B) and C.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,6 +20,27 @@
 #include "vkconv/reference.hpp"
 
 using namespace vkconv;
+
+// filter: comma-separated terms that must all match; a term is alternatives separated by '|'.
+static bool matches(const std::string& text, const std::string& filter) {
+    size_t start = 0;
+    while (start <= filter.size() && !filter.empty()) {
+        size_t end = filter.find(',', start);
+        std::string term = filter.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        bool any = false;
+        size_t a = 0;
+        while (true) {
+            size_t b = term.find('|', a);
+            if (text.find(term.substr(a, b == std::string::npos ? std::string::npos : b - a)) != std::string::npos) any = true;
+            if (b == std::string::npos) break;
+            a = b + 1;
+        }
+        if (!any) return false;
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return true;
+}
 
 int main(int argc, char** argv) try {
     int64_t batch = -1;
@@ -59,7 +81,7 @@ int main(int argc, char** argv) try {
     std::vector<std::pair<double, KernelConfig>> results;
     size_t tried = 0;
     for (const auto& c : configs) {
-        if (!filter.empty() && c.str().find(filter) == std::string::npos) continue;
+        if (!matches(c.str(), filter)) continue;
         if (tried++ >= limit) break;
         try {
             ConvOptions o;
