@@ -1,0 +1,54 @@
+// One correctness check: random inputs, a NaN-filled output, Conv2d::run, and the comparison with
+// the double-precision reference. Shared by the correctness, chunking and validation suites.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "test_devices.hpp"
+#include "test_problems.hpp"
+#include "vkconv/context.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv::test {
+
+struct CheckResult {
+    bool ran = false;        // false: the path is not available (skipReason says why)
+    std::string skipReason;
+    double error = 0, bound = 0;
+    std::string report;      // problem, seed, configuration, error and bound, for messages
+    bool passed() const { return ran && error <= bound; }
+};
+
+// Runs `problem` with `precision` on `context`. For Precision::Fast on a device (or problem)
+// without a cooperative-matrix path, returns ran = false with the reason instead of running the
+// fp32 fallback a second time.
+CheckResult checkConv(const Context& context, const NamedProblem& problem, Precision precision);
+
+// Test-name fragment for a precision: "fp32" or "fast".
+std::string precisionName(Precision precision);
+
+// One parametrized case: a problem on one device with one precision.
+struct ConvCase {
+    int device;  // -1: no device could be listed (the case fails with the reason)
+    Precision precision;
+    NamedProblem problem;
+};
+
+// Every problem x every test device x {Fp32, Fast}.
+std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems);
+
+// "dev0_fast_alexnet1_n2": gtest's name for a case.
+std::string caseName(const ConvCase& c);
+
+// Reports a path that is not available: a skip (with the reason), or a failure when
+// VKCONV_REQUIRE_COOPMAT=1 says the fast path must run on cooperative matrices here.
+#define VKCONV_SKIP_UNAVAILABLE(result)                                                        \
+    do {                                                                                       \
+        if (::vkconv::test::requireCoopMat())                                                  \
+            FAIL() << "VKCONV_REQUIRE_COOPMAT=1 but the fast path is unavailable: "            \
+                   << (result).skipReason << "\n" << (result).report;                          \
+        GTEST_SKIP() << (result).skipReason;                                                   \
+    } while (0)
+
+}  // namespace vkconv::test
