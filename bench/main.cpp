@@ -1,0 +1,220 @@
+// vkconv-bench: measures the device's copy bandwidth once, then for each shape checks the result
+// against the CPU reference and times it (see bench/README.md for what the figures mean).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+
+#include "bench_shape.hpp"
+#include "report.hpp"
+#include "shapes.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+
+using namespace vkconv;
+using namespace vkconv::bench;
+
+namespace {
+
+struct CustomProblemFlags {
+    int64_t batch = 1, inChannels = 0, height = 0, width = 0, outChannels = 0, groups = 1;
+    std::string kernel, stride = "1", padding = "0", dilation = "1", name = "custom";
+    bool noBias = false;
+};
+
+// "3", "3x3" or "3,3" -> {3, 3}.
+std::pair<int64_t, int64_t> parsePair(const std::string& field, const std::string& text) {
+    const size_t sep = text.find_first_of("x,");
+    try {
+        size_t used = 0;
+        const int64_t a = std::stoll(text.substr(0, sep), &used);
+        if (sep == std::string::npos) {
+            if (used != text.size()) throw std::invalid_argument(text);
+            return {a, a};
+        }
+        const std::string rest = text.substr(sep + 1);
+        const int64_t b = std::stoll(rest, &used);
+        if (used != rest.size()) throw std::invalid_argument(text);
+        return {a, b};
+    } catch (const std::logic_error&) {
+        throw invalidArgument(field, text, "expected N, HxW or H,W");
+    }
+}
+
+BenchShape customShape(const CustomProblemFlags& f) {
+    BenchShape s;
+    s.name = f.name;
+    s.suite = "custom";
+    ConvProblem& p = s.problem;
+    p.batch = f.batch;
+    p.inChannels = f.inChannels;
+    p.height = f.height;
+    p.width = f.width > 0 ? f.width : f.height;
+    p.outChannels = f.outChannels;
+    if (f.kernel.empty()) throw invalidArgument("--kernel", "missing", "a custom problem needs a kernel size");
+    std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel);
+    std::tie(p.strideH, p.strideW) = parsePair("--stride", f.stride);
+    std::tie(p.padH, p.padW) = parsePair("--padding", f.padding);
+    std::tie(p.dilationH, p.dilationW) = parsePair("--dilation", f.dilation);
+    p.groups = f.groups;
+    p.bias = !f.noBias;
+    s.cpuBatch = p.batch;
+    p.validate();
+    return s;
+}
+
+void listShapes(const ShapeCatalog& catalog) {
+    std::cout << "shapes from " << catalog.path << " (GPU batch; cpu: batch on a CPU device)\n";
+    for (const std::string& suite : catalog.suites) {
+        std::cout << "suite " << suite << ":\n";
+        for (const BenchShape& s : suiteShapes(catalog, suite)) {
+            const ConvProblem& p = s.problem;
+            const double io = 4.0 * double(p.inputElements() + p.outputElements());
+            std::cout << "  " << std::left << std::setw(32) << s.name << std::setw(40)
+                      << shortProblem(p) << " cpu N" << std::setw(4) << s.cpuBatch << " in+out "
+                      << std::fixed << std::setprecision(1) << io / 1e6 << " MB"
+                      << std::defaultfloat << (s.latency ? " (latency)" : "") << "\n";
+        }
+    }
+}
+
+uint64_t chooseCopyBytes(const DeviceInfo& device, double requestedMiB) {
+    uint64_t bytes = requestedMiB > 0 ? uint64_t(requestedMiB * 1048576.0)
+                                      : (device.isCpu() ? 64ull << 20 : 1ull << 30);
+    uint64_t limit = bytes;
+    if (device.maxMemoryAllocationSize) limit = std::min(limit, device.maxMemoryAllocationSize);
+    if (device.deviceLocalBytes) limit = std::min(limit, device.deviceLocalBytes / 4);  // 2 buffers
+    limit &= ~uint64_t(4095);
+    if (limit < bytes)
+        std::cout << "copy size clamped from " << bytes << " to " << limit
+                  << " bytes (device allocation / memory limits)\n";
+    return std::max<uint64_t>(limit, 4096);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"vkconv-bench: times vkconv's conv2d on the shapes of bench/shapes.json, after "
+                 "checking each result against the CPU reference"};
+    std::string suite = "alexnet1", shapeName, shapesPath, precisionName = "fast", jsonPath;
+    bool list = false;
+    int64_t batch = 0;
+    int warmup = 10, iterations = 100, checkImages = 2, deviceIndex = -1, copyIterations = 50;
+    double copyMiB = 0;
+    CustomProblemFlags custom;
+
+    auto* suiteOpt = app.add_option("--suite", suite, "shape suite: alexnet1 or layers")->capture_default_str();
+    auto* shapeOpt = app.add_option("--shape", shapeName, "run only the shape of this name (see --list)");
+    shapeOpt->excludes(suiteOpt);
+    app.add_flag("--list", list, "list the suites and shapes, then exit");
+    app.add_option("--shapes", shapesPath, "shapes file (default: shapes.json next to the binary)");
+    app.add_option("--precision", precisionName, "fast (cooperative matrix if available) or fp32")
+        ->capture_default_str();
+    app.add_option("--batch", batch, "batch for every shape (default: the file's; cpu_batch on a CPU device)");
+    app.add_option("--warmup", warmup, "untimed runs before timing (>= 5)")->capture_default_str();
+    app.add_option("--iterations", iterations, "timed runs (>= 50)")->capture_default_str();
+    app.add_option("--check-images", checkImages, "images checked against the CPU reference: 1 (first) or 2 (first and last)")
+        ->check(CLI::Range(1, 2))->capture_default_str();
+    app.add_option("--copy-mib", copyMiB, "copy-bandwidth buffer size in MiB (default 1024 on a GPU, 64 on a CPU device)");
+    app.add_option("--copy-iterations", copyIterations, "timed copies")->capture_default_str();
+    app.add_option("--device", deviceIndex, "Vulkan device index (default: the first GPU)");
+    app.add_option("--json", jsonPath, "write all figures to this JSON file");
+    auto* custOpt = app.add_option("--in-channels", custom.inChannels, "custom problem: C (with --out-channels --height --kernel)");
+    custOpt->excludes(shapeOpt);
+    app.add_option("--out-channels", custom.outChannels, "custom problem: K");
+    app.add_option("--height", custom.height, "custom problem: H");
+    app.add_option("--width", custom.width, "custom problem: W (default H)");
+    app.add_option("--kernel", custom.kernel, "custom problem: R or RxS");
+    app.add_option("--stride", custom.stride, "custom problem: stride, N or HxW")->capture_default_str();
+    app.add_option("--padding", custom.padding, "custom problem: padding, N or HxW")->capture_default_str();
+    app.add_option("--dilation", custom.dilation, "custom problem: dilation, N or HxW")->capture_default_str();
+    app.add_option("--groups", custom.groups, "custom problem: groups")->capture_default_str();
+    app.add_flag("--no-bias", custom.noBias, "custom problem: no bias");
+    app.add_option("--name", custom.name, "custom problem: its name in the results")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        const Precision precision = precisionFromString(precisionName);
+        const ShapeCatalog catalog = loadShapes(findShapesFile(shapesPath, argv[0]));
+        if (list) {
+            listShapes(catalog);
+            return 0;
+        }
+        RunInfo run;
+        std::vector<BenchShape> shapes;
+        if (custom.inChannels > 0) {
+            custom.batch = batch > 0 ? batch : 1;
+            shapes = {customShape(custom)};
+            run.selection = "custom";
+        } else if (!shapeName.empty()) {
+            shapes = {shapeByName(catalog, shapeName)};
+            run.selection = "shape " + shapeName;
+        } else {
+            shapes = suiteShapes(catalog, suite);
+            run.selection = "suite " + suite;
+        }
+
+        ContextOptions options;
+        options.deviceIndex = deviceIndex;
+        Context context(options);
+        const DeviceInfo& device = context.device();
+        for (BenchShape& s : shapes) s.problem.batch = batch > 0 ? batch : device.isCpu() ? s.cpuBatch : s.problem.batch;
+
+        for (int i = 0; i < argc; ++i) run.commandLine += (i ? " " : "") + std::string(argv[i]);
+        run.commit = gitCommit();
+        run.date = utcNow();
+        run.shapesFile = catalog.path;
+        run.precision = toString(precision);
+        run.device = device;
+        run.warmup = warmup;
+        run.iterations = iterations;
+        run.meetsRunMinimums = warmup >= 5 && iterations >= 50;
+        std::cout << "vkconv-bench " << run.commit << "  " << run.date << "\n"
+                  << "device: " << device.name << " (" << device.deviceType << ", " << device.driverName
+                  << " " << device.driverInfo << ")\nshapes: " << catalog.path << ", " << run.selection
+                  << ", precision " << run.precision << ", warm-up " << warmup << ", " << iterations
+                  << " timed runs\n";
+        if (!run.meetsRunMinimums)
+            std::cout << "WARNING: fewer than 5 warm-up or 50 timed runs: figures are not benchmark "
+                         "grade (recorded as meets_run_minimums = false)\n";
+
+        const uint64_t copyBytes = chooseCopyBytes(device, copyMiB);
+        BenchSettings settings;
+        settings.precision = precision;
+        settings.warmup = warmup;
+        settings.iterations = iterations;
+        settings.checkImages = checkImages;
+        settings.cpuDevice = device.isCpu();
+        settings.gpuMinIoBytes = catalog.gpuMinIoBytes;
+        try {
+            run.copy = measureCopyBandwidth(context, copyBytes, 5, copyIterations);
+            settings.copyGbps = run.copy.gbps;
+            std::cout << std::fixed << std::setprecision(1) << "copy bandwidth: " << run.copy.gbps
+                      << " GB/s read+write (median of " << copyIterations << " copies of "
+                      << double(copyBytes) / 1048576.0 << " MiB, " << std::setprecision(3)
+                      << run.copy.medianMs << " ms each, spread " << run.copy.spread << ")\n\n"
+                      << std::defaultfloat;
+        } catch (const Error& e) {
+            std::cout << "copy bandwidth not measured (" << e.what() << "): no x-floor figures\n\n";
+        }
+
+        std::vector<ShapeResult> results;
+        for (size_t i = 0; i < shapes.size(); ++i) {
+            std::cout << "[" << i + 1 << "/" << shapes.size() << "] ";
+            results.push_back(benchShape(context, shapes[i], settings, std::cout));
+            std::cout.flush();
+            // Rewritten after every shape, so a run cut short still leaves its results.
+            if (!jsonPath.empty()) writeJson(jsonPath, run, results);
+        }
+        std::cout << "\n";
+        printTable(std::cout, results);
+        const auto bad = std::count_if(results.begin(), results.end(),
+                                       [](const ShapeResult& r) { return r.status != Status::Ok; });
+        if (!jsonPath.empty()) std::cout << "results written to " << jsonPath << "\n";
+        if (bad) std::cout << bad << " of " << results.size() << " shape(s) not timed (see above)\n";
+        return bad ? 1 : 0;
+    } catch (const Error& e) {
+        std::cerr << "vkconv-bench: " << e.what() << "\n";
+        return 2;
+    }
+}
