@@ -16,10 +16,22 @@ using namespace vkconv::bench;
 
 namespace {
 
+// The problem flags of the vkconv CLI, with its meaning: a flag given replaces that field of
+// alexnet1; the others keep alexnet1's values.
 struct CustomProblemFlags {
-    int64_t batch = 1, inChannels = 0, height = 0, width = 0, outChannels = 0, groups = 1;
-    std::string kernel, stride = "1", padding = "0", dilation = "1", name = "custom";
+    int64_t inChannels = 0, height = 0, width = 0, outChannels = 0, groups = 1;
+    std::string kernel, stride, padding, dilation, name = "custom";
     bool noBias = false;
+    std::vector<CLI::Option*> options;
+
+    bool given() const {
+        return std::any_of(options.begin(), options.end(), [](CLI::Option* o) { return o->count() > 0; });
+    }
+    bool given(const std::string& flag) const {
+        for (CLI::Option* o : options)
+            if (o->check_lname(flag.substr(2))) return o->count() > 0;
+        return false;
+    }
 };
 
 // "3", "3x3" or "3,3" -> {3, 3}.
@@ -45,20 +57,19 @@ BenchShape customShape(const CustomProblemFlags& f) {
     BenchShape s;
     s.name = f.name;
     s.suite = "custom";
+    s.cpuBatch = 2;  // as alexnet1's
     ConvProblem& p = s.problem;
-    p.batch = f.batch;
-    p.inChannels = f.inChannels;
-    p.height = f.height;
-    p.width = f.width > 0 ? f.width : f.height;
-    p.outChannels = f.outChannels;
-    if (f.kernel.empty()) throw invalidArgument("--kernel", "missing", "a custom problem needs a kernel size");
-    std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel);
-    std::tie(p.strideH, p.strideW) = parsePair("--stride", f.stride);
-    std::tie(p.padH, p.padW) = parsePair("--padding", f.padding);
-    std::tie(p.dilationH, p.dilationW) = parsePair("--dilation", f.dilation);
-    p.groups = f.groups;
-    p.bias = !f.noBias;
-    s.cpuBatch = p.batch;
+    p = ConvProblem::alexnet1();
+    if (f.given("--in-channels")) p.inChannels = f.inChannels;
+    if (f.given("--height")) p.height = f.height;
+    if (f.given("--width")) p.width = f.width;
+    if (f.given("--out-channels")) p.outChannels = f.outChannels;
+    if (f.given("--groups")) p.groups = f.groups;
+    if (f.given("--kernel")) std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel);
+    if (f.given("--stride")) std::tie(p.strideH, p.strideW) = parsePair("--stride", f.stride);
+    if (f.given("--padding")) std::tie(p.padH, p.padW) = parsePair("--padding", f.padding);
+    if (f.given("--dilation")) std::tie(p.dilationH, p.dilationW) = parsePair("--dilation", f.dilation);
+    if (f.noBias) p.bias = false;
     p.validate();
     return s;
 }
@@ -119,18 +130,20 @@ int main(int argc, char** argv) {
     app.add_option("--copy-iterations", copyIterations, "timed copies")->capture_default_str();
     app.add_option("--device", deviceIndex, "Vulkan device index (default: the first GPU)");
     app.add_option("--json", jsonPath, "write all figures to this JSON file");
-    auto* custOpt = app.add_option("--in-channels", custom.inChannels, "custom problem: C (with --out-channels --height --kernel)");
-    custOpt->excludes(shapeOpt);
-    app.add_option("--out-channels", custom.outChannels, "custom problem: K");
-    app.add_option("--height", custom.height, "custom problem: H");
-    app.add_option("--width", custom.width, "custom problem: W (default H)");
-    app.add_option("--kernel", custom.kernel, "custom problem: R or RxS");
-    app.add_option("--stride", custom.stride, "custom problem: stride, N or HxW")->capture_default_str();
-    app.add_option("--padding", custom.padding, "custom problem: padding, N or HxW")->capture_default_str();
-    app.add_option("--dilation", custom.dilation, "custom problem: dilation, N or HxW")->capture_default_str();
-    app.add_option("--groups", custom.groups, "custom problem: groups")->capture_default_str();
-    app.add_flag("--no-bias", custom.noBias, "custom problem: no bias");
-    app.add_option("--name", custom.name, "custom problem: its name in the results")->capture_default_str();
+    // A problem of its own, with the vkconv CLI's flags: any of them replaces the suite.
+    auto& co = custom.options;
+    co.push_back(app.add_option("--in-channels", custom.inChannels, "own problem: input channels C (else alexnet1's)"));
+    co.push_back(app.add_option("--height", custom.height, "own problem: input height H"));
+    co.push_back(app.add_option("--width", custom.width, "own problem: input width W"));
+    co.push_back(app.add_option("--out-channels", custom.outChannels, "own problem: output channels K"));
+    co.push_back(app.add_option("--groups", custom.groups, "own problem: groups"));
+    co.push_back(app.add_option("--kernel", custom.kernel, "own problem: kernel size R[,S]"));
+    co.push_back(app.add_option("--stride", custom.stride, "own problem: stride SH[,SW]"));
+    co.push_back(app.add_option("--padding", custom.padding, "own problem: zero padding PH[,PW]"));
+    co.push_back(app.add_option("--dilation", custom.dilation, "own problem: dilation DH[,DW]"));
+    co.push_back(app.add_flag("--no-bias", custom.noBias, "own problem: no bias term"));
+    for (CLI::Option* o : co) o->excludes(shapeOpt)->excludes(suiteOpt);
+    app.add_option("--name", custom.name, "own problem: its name in the results")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -142,8 +155,7 @@ int main(int argc, char** argv) {
         }
         RunInfo run;
         std::vector<BenchShape> shapes;
-        if (custom.inChannels > 0) {
-            custom.batch = batch > 0 ? batch : 1;
+        if (custom.given()) {
             shapes = {customShape(custom)};
             run.selection = "custom";
         } else if (!shapeName.empty()) {
