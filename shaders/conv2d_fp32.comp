@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // The portable kernel: implicit-GEMM conv2d in fp32 FMA, no extensions. A workgroup computes a
 // BM x BN tile of C for one group; each thread a TM x TN micro-tile. A (gathered from the input)
 // and B (packed weights) pass through shared memory BK columns at a time.
@@ -43,7 +44,9 @@ void main() {
     float acc[TM * TN];
     for (uint i = 0; i < TM * TN; ++i) acc[i] = 0.0;
 
-    for (uint k0 = 0; k0 < GEMM_K; k0 += BK) {
+    // GEMM_K is a specialization constant: left to itself the compiler unrolls this loop (and
+    // its barriers) for small K, which makes lavapipe's compile 3-4x slower for no run-time gain.
+    [[dont_unroll]] for (uint k0 = 0; k0 < GEMM_K; k0 += BK) {
         for (uint j = aCol0; j < BK; j += A_STEP) sA[j * BM + aRow] = gatherA(row, k0 + j);
         // B is zero-padded to whole tiles, so these loads need no guard.
         for (uint e = tid; e < BK * BN; e += THREADS) {
