@@ -23,45 +23,10 @@
 const uint A_PER_THREAD = (BM * BK + THREADS - 1) / THREADS;
 OPERAND aReg[A_PER_THREAD];
 
-// With K_TABLE, column kk of A resolves through a table made once per workgroup instead of
-// dividing by R*S and S for every element: the input offset of (c, r, s) relative to the row's
-// receptive-field corner, and (r*DIL_H, s*DIL_W) for the bounds check. Rows whose receptive field
-// lies inside the image (most of them) skip the bounds check altogether.
-layout(constant_id = 33) const bool K_TABLE = false;
-const uint K_TABLE_SIZE = K_TABLE ? B_ROWS : 1;
-const uint K_PAD_COLUMN = 0xFFFFFFFFu;  // kk >= GEMM_K: reads as zero
-shared uint sKOffset[K_TABLE_SIZE];
-shared uint sKRS[K_TABLE_SIZE];
-
-void fillKTable() {
-    for (uint kk = gl_LocalInvocationIndex; kk < K_TABLE_SIZE; kk += THREADS) {
-        uint c = kk / RS, rs = kk - c * RS, r = rs / KERNEL_S, s = rs - r * KERNEL_S;
-        uint dr = r * uint(DIL_H), ds = s * uint(DIL_W);
-        sKOffset[kk] = c * IN_HW + dr * IN_W + ds;
-        sKRS[kk] = kk < GEMM_K ? (dr << 16) | ds : K_PAD_COLUMN;
-    }
-}
-
-bool rowInterior(GatherRow row) {
-    return row.valid && row.ih0 >= 0 && row.iw0 >= 0 &&
-           row.ih0 + int((KERNEL_R - 1) * uint(DIL_H)) < int(IN_H) &&
-           row.iw0 + int((KERNEL_S - 1) * uint(DIL_W)) < int(IN_W);
-}
-
-float gatherFromTable(GatherRow row, bool interior, int corner, uint kk) {
-    uint rs = sKRS[kk];
-    int ih = row.ih0 + int(rs >> 16), iw = row.iw0 + int(rs & 0xFFFFu);
-    bool inside = rs != K_PAD_COLUMN &&
-                  (interior || (row.valid && uint(ih) < IN_H && uint(iw) < IN_W));
-    return inside ? input_data[uint(corner + int(sKOffset[kk]))] : 0.0;
-}
-
-void loadA(GatherRow row, bool interior, int corner, uint aK0, uint k0) {
+void loadA(GatherRow row, uint aK0, uint k0) {
     for (uint i = 0; i < A_PER_THREAD; ++i) {
         uint k = aK0 + i * (THREADS / BM);
-        float v = 0.0;
-        if (k < BK) v = K_TABLE ? gatherFromTable(row, interior, corner, k0 + k) : gatherA(row, k0 + k);
-        aReg[i] = OPERAND(v);
+        aReg[i] = OPERAND(k < BK ? gatherA(row, k0 + k) : 0.0);
     }
 }
 
@@ -91,18 +56,11 @@ void main() {
     const uint aRowM = tid % BM;
     const uint aK0 = tid / BM;
     GatherRow row = gatherRow(tileM0 + aRowM, group);
-    const bool interior = rowInterior(row);
-    // Input offset of the receptive field's top-left corner (negative off the image's edge).
-    const int corner = int(row.base) + row.ih0 * int(IN_W) + row.iw0;
     const uint bBase = bTileBase(group, nTile);
-    if (K_TABLE) {
-        fillKTable();
-        barrier();
-    }
 
     clearAccumulators();
     const uint slices = (GEMM_K + BK - 1) / BK;
-    loadA(row, interior, corner, aK0, 0);
+    loadA(row, aK0, 0);
     loadB(0, bBase);
     storeA(0, aRowM, aK0);
     storeB(0);
@@ -112,7 +70,7 @@ void main() {
         const uint stage = STAGES == 1 ? 0 : t % STAGES;
         const bool more = t + 1 < slices;
         if (more) {  // in flight during the math below
-            loadA(row, interior, corner, aK0, (t + 1) * BK);
+            loadA(row, aK0, (t + 1) * BK);
             loadB((t + 1) * BK, bBase);
         }
         multiplySlice(stage, warpM, warpN);

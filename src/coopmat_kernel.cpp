@@ -30,10 +30,6 @@ uint16_t toHalf(float f) {
 
 }  // namespace
 
-bool usesKTable(const KernelConfig& c, const ConvProblem& p) {
-    return c.aLoader == ALoader::Gather && roundUp(p.gemmK(), c.bk) <= kMaxKTableColumns;
-}
-
 PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
     CoopMatKernelSpec spec{};
     const uint32_t bRows = roundUp(p.gemmK(), c.bk), bCols = roundUp(p.gemmN(), c.bn);
@@ -46,7 +42,6 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     spec.threads = c.threads();
     spec.tileH = c.tileH;
     spec.tileW = c.tileW;
-    spec.kTable = usesKTable(c, p) ? VK_TRUE : VK_FALSE;
 
     PreparedKernel k;
     k.pipeline.shader = c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16";

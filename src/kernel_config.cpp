@@ -63,10 +63,7 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
                                (uint64_t(p.gemmK() + bk - 1) / bk * bk) * 4;
         patch = static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
     }
-    uint32_t table = 0;
-    const uint64_t paddedK = uint64_t(p.gemmK() + bk - 1) / bk * bk;
-    if (aLoader == ALoader::Gather && paddedK <= kMaxKTableColumns) table = uint32_t(paddedK * 8);
-    return operands + epilogue + patch + table;
+    return operands + epilogue + patch;
 }
 
 std::string KernelConfig::str() const {

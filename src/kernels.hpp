@@ -26,10 +26,6 @@ PreparedKernel prepareFp32Kernel(const ConvProblem& problem, const KernelConfig&
 PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
                                     const float* weight);
 
-// Whether the gather kernel resolves A's columns through a shared-memory table (when the padded
-// GEMM K is small enough that the table's 8 bytes per column stay cheap).
-bool usesKTable(const KernelConfig& config, const ConvProblem& problem);
-
 inline uint32_t roundUp(uint64_t value, uint32_t multiple) {
     return static_cast<uint32_t>((value + multiple - 1) / multiple * multiple);
 }

@@ -25,9 +25,6 @@ Path pathFromString(const std::string& name);  // "fp32", "coopmat-f16", "coopma
 enum class Precision { Fast, Fp32 };
 const char* toString(Precision precision);
 
-// The gather kernel keeps a per-column offset table in shared memory up to this padded GEMM K.
-constexpr uint32_t kMaxKTableColumns = 1024;
-
 // How the cooperative-matrix kernel fills its A tile (the im2col operand).
 enum class ALoader {
     Gather,  // each element read from the NCHW input with index arithmetic: any problem
