@@ -109,20 +109,34 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     const double kPadded = std::ceil(k / c.bk) * c.bk;
     // Work actually done, edge tiles included.
     double work = mTiles * c.bm * nTiles * c.bn * kPadded * double(p.groups);
-    // Operand traffic per multiply-add: smaller register/fragment tiles reload more often.
-    double reuse;
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
+        work *= double(c.bm) / double(c.tileH * c.tileW);  // masked rows of the 2-D tile
+    // Shape factors, calibrated on the H200 (bench/RESULTS.md, 2026-11-21: alexnet1 over 2,500
+    // configurations): the A gather and its latency dominate, not the matrix units, so many
+    // subgroups with small warp tiles, BK 32, one stage and the gather loader won.
+    double factor;
     if (c.path == Path::Fp32) {
-        reuse = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
+        factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
     } else {
-        const double fm = double(c.bm / c.warpsM / c.mmaM), fn = double(c.bn / c.warpsN / c.mmaN);
-        reuse = 1.0 + (fm + fn) / (fm * fn) + 4.0 / c.bm;  // gather cost amortised over BN
-        reuse *= 1.0 + 0.5 / c.stages;                      // latency hiding
+        auto pick = [](uint32_t v, std::initializer_list<std::pair<uint32_t, double>> table, double other) {
+            for (auto [key, f] : table)
+                if (v == key) return f;
+            return other;
+        };
+        factor = pick(c.bk, {{16, 1.12}, {32, 1.0}}, 1.3);
+        factor *= c.stages == 1 ? 1.0 : 1.15;
+        factor *= c.aLoader == ALoader::Gather ? 1.0 : 1.4;
+        const uint32_t threads = c.threads();
+        factor *= threads >= 384 && threads <= 512 ? 1.0 : threads >= 256 ? 1.05 : threads >= 128 ? 1.2 : 1.4;
+        factor *= c.mmaM * c.mmaN >= 256 ? 1.0 : c.mmaM * c.mmaN >= 128 ? 1.05 : 1.1;
+        factor *= c.bm == 64 ? 1.0 : c.bm <= 32 ? 1.05 : c.bm <= 128 ? 1.06 : 1.2;
+        factor *= 1.0 + 24.0 / c.bn;  // A is gathered once per N tile
     }
     // Fill the device: too few workgroups leave compute units idle.
     const double workgroups = mTiles * nTiles * double(p.groups);
     const double slots = d.isCpu() ? 16.0 : 512.0;
     const double fill = workgroups >= slots ? 1.0 : slots / workgroups;
-    return work * reuse * std::sqrt(fill);
+    return work * factor * std::sqrt(fill);
 }
 
 PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProblem& p) {
