@@ -73,7 +73,7 @@ void main() {
             loadA(row, aK0, (t + 1) * BK);
             loadB((t + 1) * BK, bBase);
         }
-        multiplySlice(stage, warpM, warpN);
+        multiplySlice(stage, warpM, warpN, t * BK, bBase);
         if (more) {
             // With two stages the next stage is free: its last readers finished before the
             // barrier that ended the previous iteration. With one, wait for this slice's readers.

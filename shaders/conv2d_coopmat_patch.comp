@@ -101,7 +101,7 @@ void main() {
         const bool more = t + 1 < slices;
         if (more) loadB((t + 1) * BK, bBase);  // global loads in flight during the math
         if (more && STAGES > 1) buildA((t + 1) % STAGES, (t + 1) * BK, aRowM, aK0, pOffset);
-        multiplySlice(stage, warpM, warpN);
+        multiplySlice(stage, warpM, warpN, t * BK, bBase);
         if (more) {
             if (STAGES == 1) {
                 barrier();

@@ -18,6 +18,10 @@ layout(constant_id = 28) const uint STAGES = 2;
 layout(constant_id = 29) const uint SUBGROUP = 32;
 layout(constant_id = 30) const uint THREADS = 256;  // WARPS_M * WARPS_N * SUBGROUP
 layout(local_size_x_id = 30) in;
+// B_GLOBAL: B fragments are loaded straight from the packed weights (which stay in the caches:
+// every workgroup reads the same few KB) instead of being staged through shared memory. That
+// frees shared memory and barriers, and lets BK cover the whole GEMM K of small-K layers.
+layout(constant_id = 33) const bool B_GLOBAL = false;
 
 #define OPERAND float16_t
 #define OPERAND_VEC4 f16vec4
@@ -30,7 +34,7 @@ layout(set = 0, binding = 1, std430) readonly buffer WeightBuffer { OPERAND_VEC4
 const uint A_STRIDE = BM + 8;
 const uint B_STRIDE4 = (BN + 8) / 4;
 shared OPERAND sA[STAGES * BK * A_STRIDE];
-shared OPERAND_VEC4 sB[STAGES * BK * B_STRIDE4];
+shared OPERAND_VEC4 sB[B_GLOBAL ? 1 : STAGES * BK * B_STRIDE4];
 // Epilogue: each subgroup stages one accumulator fragment at a time, column-major, so that
 // consecutive lanes store consecutive output pixels.
 shared float sC[WARPS_M * WARPS_N * MMA_M * MMA_N];
@@ -43,12 +47,13 @@ const uint FRAG_N = WARP_TILE_N / MMA_N;
 coopmat<float, gl_ScopeSubgroup, MMA_M, MMA_N, gl_MatrixUseAccumulator> acc[FRAG_M * FRAG_N];
 
 // B iterator: the BK x BN slice at row k0 of this tile's packed weights, as vec4s.
-const uint B_VECS = BK * BN / 4;
-const uint B_PER_THREAD = (B_VECS + THREADS - 1) / THREADS;
+const uint B_VECS = B_GLOBAL ? 0 : BK * BN / 4;
+const uint B_PER_THREAD = B_GLOBAL ? 1 : (B_VECS + THREADS - 1) / THREADS;
 
 OPERAND_VEC4 bReg[B_PER_THREAD];
 
 void loadB(uint k0, uint bBase) {
+    if (B_GLOBAL) return;
     for (uint i = 0; i < B_PER_THREAD; ++i) {
         uint v = gl_LocalInvocationIndex + i * THREADS;
         uint k = v / (BN / 4), n4 = v - k * (BN / 4);
@@ -58,6 +63,7 @@ void loadB(uint k0, uint bBase) {
 }
 
 void storeB(uint stage) {
+    if (B_GLOBAL) return;
     for (uint i = 0; i < B_PER_THREAD; ++i) {
         uint v = gl_LocalInvocationIndex + i * THREADS;
         uint k = v / (BN / 4), n4 = v - k * (BN / 4);
@@ -72,8 +78,8 @@ void clearAccumulators() {
         acc[i] = coopmat<float, gl_ScopeSubgroup, MMA_M, MMA_N, gl_MatrixUseAccumulator>(0.0);
 }
 
-// acc += A_slice * B_slice for the slice held in `stage`.
-void multiplySlice(uint stage, uint warpM, uint warpN) {
+// acc += A_slice * B_slice for the slice held in `stage` (B_GLOBAL: B rows k0.. of bBase).
+void multiplySlice(uint stage, uint warpM, uint warpN, uint k0, uint bBase) {
     for (uint kk = 0; kk < BK; kk += MMA_K) {
         coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a[FRAG_M];
         for (uint i = 0; i < FRAG_M; ++i)
@@ -81,8 +87,12 @@ void multiplySlice(uint stage, uint warpM, uint warpN) {
                         A_STRIDE, gl_CooperativeMatrixLayoutColumnMajor);
         for (uint j = 0; j < FRAG_N; ++j) {
             coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> b;
-            coopMatLoad(b, sB, (stage * BK + kk) * B_STRIDE4 + (warpN * WARP_TILE_N + j * MMA_N) / 4,
-                        B_STRIDE4, gl_CooperativeMatrixLayoutRowMajor);
+            if (B_GLOBAL)
+                coopMatLoad(b, weight_vec, bBase + ((k0 + kk) * B_COLS + warpN * WARP_TILE_N + j * MMA_N) / 4,
+                            B_COLS / 4, gl_CooperativeMatrixLayoutRowMajor);
+            else
+                coopMatLoad(b, sB, (stage * BK + kk) * B_STRIDE4 + (warpN * WARP_TILE_N + j * MMA_N) / 4,
+                            B_STRIDE4, gl_CooperativeMatrixLayoutRowMajor);
             for (uint i = 0; i < FRAG_M; ++i)
                 acc[i * FRAG_N + j] = coopMatMulAdd(a[i], b, acc[i * FRAG_N + j]);
         }

@@ -51,7 +51,7 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
     // padded by 8 elements, plus one fp32 accumulator fragment per subgroup for the epilogue.
-    const uint32_t operands = stages * bk * ((bm + 8) + (bn + 8)) * 2;
+    const uint32_t operands = stages * bk * ((bm + 8) + (bGlobal ? 0 : bn + 8)) * 2;
     const uint32_t epilogue = warpsM * warpsN * mmaM * mmaN * 4;
     uint32_t patch = 0;
     if (aLoader == ALoader::Patch) {
@@ -75,6 +75,7 @@ std::string KernelConfig::str() const {
         s << " warps " << warpsM << "x" << warpsN << " mma " << mmaM << "x" << mmaN << "x" << mmaK
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
+    if (path != Path::Fp32 && bGlobal) s << " bglobal";
     if (subgroupSize) s << " sg" << subgroupSize;
     return s.str();
 }
@@ -132,7 +133,10 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
 }  // namespace
 
 std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (c.bm == 0 || !isPow2(c.bk)) return "BM must be >= 1 and BK a power of two";
+    if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
+    const bool anyBk = c.path != Path::Fp32 && c.bGlobal;  // B not staged: BK may be any multiple of the MMA's K
+    if (!anyBk && !isPow2(c.bk)) return "BK must be a power of two";
+    if (c.path != Path::Fp32 && c.bGlobal && c.bn % 8) return "bglobal needs BN a multiple of 8 (16-byte rows)";
     if (c.path == Path::Fp32 || c.aLoader == ALoader::Gather)
         if (!isPow2(c.bm)) return "BM must be a power of two";
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";

@@ -49,6 +49,7 @@ struct CoopMatKernelSpec {
     ProblemSpec problem;
     uint32_t bm, bn, bk, warpsM, warpsN, mmaM, mmaN, mmaK, stages, subgroup, threads;
     uint32_t tileH, tileW;  // patch loader only (ids 31, 32)
+    VkBool32 bGlobal;       // id 33
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
@@ -60,8 +61,8 @@ struct CoopMatKernelSpec {
             offsetof(CoopMatKernelSpec, mmaN),   offsetof(CoopMatKernelSpec, mmaK),
             offsetof(CoopMatKernelSpec, stages), offsetof(CoopMatKernelSpec, subgroup),
             offsetof(CoopMatKernelSpec, threads), offsetof(CoopMatKernelSpec, tileH),
-            offsetof(CoopMatKernelSpec, tileW)};
-        for (uint32_t i = 0; i < 13; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+            offsetof(CoopMatKernelSpec, tileW),  offsetof(CoopMatKernelSpec, bGlobal)};
+        for (uint32_t i = 0; i < 14; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
         return e;
     }
 };

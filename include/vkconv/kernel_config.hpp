@@ -42,6 +42,7 @@ struct KernelConfig {
     uint32_t mmaM = 16, mmaN = 16, mmaK = 16;
     uint32_t stages = 2;
     ALoader aLoader = ALoader::Gather;
+    bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
     uint32_t tileH = 0, tileW = 0;  // Patch: the M tile is tileH x tileW output pixels
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
 
