@@ -45,6 +45,8 @@ struct BadProblem {
     std::vector<std::string> message;  // what the message must contain: field and value
 };
 
+void PrintTo(const BadProblem& b, std::ostream* os) { *os << b.name; }
+
 class ConvProblemRejects : public ::testing::TestWithParam<BadProblem> {};
 
 TEST_P(ConvProblemRejects, NamesFieldAndValue) {

@@ -19,6 +19,10 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems) {
     return cases;
 }
 
+void PrintTo(const ConvCase& c, std::ostream* os) {
+    *os << caseName(c) << " (" << c.problem.problem.str() << ", seed " << c.problem.seed << ")";
+}
+
 std::string caseName(const ConvCase& c) {
     const std::string device = c.device < 0 ? "nodevice" : "dev" + std::to_string(c.device);
     return device + "_" + precisionName(c.precision) + "_" + c.problem.name;

@@ -2,6 +2,7 @@
 // the double-precision reference. Shared by the correctness, chunking and validation suites.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct ConvCase {
     Precision precision;
     NamedProblem problem;
 };
+
+// gtest prints a case (in failure messages) by its name and problem.
+void PrintTo(const ConvCase& c, std::ostream* os);
 
 // Every problem x every test device x {Fp32, Fast}.
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems);

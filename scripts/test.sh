@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# vkconv's test command (what CI runs: .ci/run).
+#
+#   bash scripts/test.sh [--quick]
+#
+# Run as root on Debian 12, no sudo. Stages:
+#   1. scripts/setup.sh --with-mesa26   dependencies and the Mesa 26 root (fast once done)
+#   2. configure + build (Release)      into build/, only what the tests need
+#   3. ctest on the system lavapipe     every test is its own CTest test
+#   4. the test binary in the Mesa 26 root (VK_KHR_cooperative_matrix): the whole suite, with
+#      VKCONV_REQUIRE_COOPMAT=1 so that a fast-path case without cooperative matrices fails;
+#      any skipped test there fails the run
+#   5. a summary: per-stage times and "tests: P passed, F failed, S skipped" over all runs
+# --quick leaves out the seeded random problems (the hand-picked ones, chunking, validation,
+# API and planning tests still run). Exit status is non-zero on any failure.
+#
+# Environment: VKCONV_MESA26_ROOT (default /var/cache/vkconv/trixie-root), VKCONV_JOBS (2),
+# CI (set: a missing validation layer fails instead of skipping).
+set -euo pipefail
+
+QUICK=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) QUICK=1 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD="$REPO/build"
+LOGS="$BUILD/test-logs"
+MESA26_ROOT="${VKCONV_MESA26_ROOT:-/var/cache/vkconv/trixie-root}"
+JOBS="${VKCONV_JOBS:-2}"
+# Where the binary goes inside the Mesa 26 root.
+ROOT_DIR=/opt/vkconv-tests
+
+log() { echo "[test] $*"; }
+die() { echo "[test] ERROR: $*" >&2; exit 1; }
+
+[[ "$(id -u)" == 0 ]] || die "run as root (no sudo): the Mesa 26 stage uses chroot"
+
+STAGES=()    # "name seconds" per stage, for the summary
+RUNS=()      # "name passed failed skipped" per test run
+FAILED=0
+stage_start() { STAGE_T0=$SECONDS; log "== $1"; }
+stage_end() { STAGES+=("$1 $((SECONDS - STAGE_T0))"); }
+
+# ------------------------------------------------------------------ 1. setup
+stage_start "setup (scripts/setup.sh --with-mesa26)"
+bash "$REPO/scripts/setup.sh" --with-mesa26 || die "scripts/setup.sh --with-mesa26 failed"
+# shellcheck disable=SC1091
+. "$REPO/scripts/env.sh"
+stage_end setup
+
+# ------------------------------------------------------------------ 2. build
+stage_start "configure + build (Release) in build/"
+# The CLI tests (tests/cli) run the vkconv tool; without them the tool is not needed.
+TOOLS=OFF
+[[ -f "$REPO/tests/cli/CMakeLists.txt" ]] && TOOLS=ON
+cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=ON \
+  -DVKCONV_BUILD_BENCH=OFF -DVKCONV_BUILD_TOOLS=$TOOLS >/dev/null || die "cmake configure failed"
+TARGETS=(vkconv_tests)
+[[ $TOOLS == ON ]] && TARGETS+=(vkconv_cli)
+cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" || die "build failed"
+mkdir -p "$LOGS"
+stage_end build
+
+# ----------------------------------------------------------- 3. ctest, host
+# Host lavapipe (Mesa 25) has no cooperative matrices: the fast-path cases skip with the reason.
+stage_start "ctest on the system lavapipe"
+CTEST_ARGS=(--test-dir "$BUILD" -j "$JOBS" --output-on-failure --output-junit "$LOGS/ctest-host.xml")
+(( QUICK )) && CTEST_ARGS+=(-E 'random_seed')
+rc=0
+ctest "${CTEST_ARGS[@]}" >"$LOGS/ctest-host.log" 2>&1 || rc=$?
+# The per-test lines are in the log; show the summary and whatever failed.
+sed -n '/tests passed/,$p' "$LOGS/ctest-host.log" | grep -v -e '(Skipped)$' -e '^The following tests did not run:$' || true
+# ctest's JUnit file: <testsuite ... tests="N" failures="N" skipped="N" ...>.
+if (( rc != 0 )); then
+  log "output of the failed host tests:"
+  awk '/^ *[0-9]+\/[0-9]+ Test +#[0-9]+:/ { show = ($0 ~ /\*\*\*Failed|\*\*\*Exception|\*\*\*Timeout|Not Run$/) }
+       /^ *Start +[0-9]+:/ { show = 0 }
+       show' "$LOGS/ctest-host.log" | head -300
+fi
+junit_attr() {
+  tr '\n' ' ' <"$2" | grep -o '<testsuite [^>]*>' | head -1 \
+    | grep -o "[[:space:]]$1=\"[0-9]*\"" | grep -o '[0-9][0-9]*'
+}
+total=$(junit_attr tests "$LOGS/ctest-host.xml" || true)
+failed=$(junit_attr failures "$LOGS/ctest-host.xml" || true)
+skipped=$(junit_attr skipped "$LOGS/ctest-host.xml" || true)
+if [[ -z "$total" || -z "$failed" || -z "$skipped" || "$total" == 0 ]]; then
+  log "could not read the test counts from $LOGS/ctest-host.xml (ctest exit $rc)"
+  RUNS+=("host-lavapipe 0 1 0")
+  FAILED=1
+else
+  RUNS+=("host-lavapipe $((total - failed - skipped)) $failed $skipped")
+  (( rc == 0 && failed == 0 )) || FAILED=1
+fi
+stage_end ctest-host
+
+# --------------------------------------------------------- 4. Mesa 26 root
+# The whole suite in one root, as 2 shards side by side (pipeline compiles are single-threaded).
+stage_start "vkconv_tests in the Mesa 26 root ($MESA26_ROOT)"
+[[ -x "$MESA26_ROOT/usr/bin/vulkaninfo" ]] || die "no Mesa 26 root at $MESA26_ROOT (scripts/setup.sh --with-mesa26)"
+mkdir -p "$MESA26_ROOT$ROOT_DIR"
+cp "$BUILD/tests/vkconv_tests" "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
+FILTER='*'
+(( QUICK )) && FILTER='-*random_seed*'
+SHARDS=$JOBS
+# The output of every failed test (from its "[ RUN" line to its "[  FAILED  ]" line).
+print_failures() {
+  awk '/^\[ RUN      \]/ { block = $0 "\n"; next }
+       /^\[       OK \]|^\[  SKIPPED \]/ { block = ""; next }
+       /^\[  FAILED  \] .*\(/ && block != "" { printf "%s%s\n", block, $0; block = ""; next }
+       block != "" { block = block $0 "\n" }' "$1" | head -300
+}
+pids=()
+for ((i = 0; i < SHARDS; i++)); do
+  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 CI="${CI:-}" \
+    VKCONV_REQUIRE_COOPMAT=1 GTEST_TOTAL_SHARDS="$SHARDS" GTEST_SHARD_INDEX="$i" \
+    chroot "$MESA26_ROOT" "$ROOT_DIR/vkconv_tests" --gtest_filter="$FILTER" --gtest_color=no \
+    >"$LOGS/mesa26-shard$i.log" 2>&1 &
+  pids+=($!)
+done
+passed=0 failed=0 skipped=0
+for ((i = 0; i < SHARDS; i++)); do
+  rc=0
+  wait "${pids[$i]}" || rc=$?
+  f="$LOGS/mesa26-shard$i.log"
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$f" | tail -1)
+  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
+  x=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
+  if [[ -z "$p" ]] || ! grep -q '^\[==========\] .* ran\.' "$f"; then
+    log "shard $i did not finish (exit $rc); last lines of $f:"
+    tail -20 "$f"
+    failed=$((failed + 1))
+    continue
+  fi
+  passed=$((passed + p)); skipped=$((skipped + ${s:-0})); failed=$((failed + ${x:-0}))
+  if [[ -n "$x" || $rc != 0 ]]; then
+    log "shard $i: failures (exit $rc):"
+    print_failures "$f"
+    (( ${x:-0} > 0 )) || failed=$((failed + 1))
+  fi
+  if [[ -n "$s" ]]; then
+    log "shard $i: skipped tests in the Mesa 26 root (nothing may skip there):"
+    grep '^\[  SKIPPED \] [^0-9]' "$f" | sort -u | head -50
+  fi
+done
+RUNS+=("mesa26-lavapipe $passed $failed $skipped")
+log "Mesa 26: $passed passed, $failed failed, $skipped skipped"
+(( failed == 0 && skipped == 0 && passed > 0 )) || FAILED=1
+stage_end mesa26
+rm -f "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
+
+# ------------------------------------------------------------------ 5. summary
+echo
+echo "== summary$( (( QUICK )) && echo ' (--quick)')"
+total_s=0
+for s in "${STAGES[@]}"; do
+  read -r name secs <<<"$s"
+  printf '  %-12s %4d s\n' "$name" "$secs"
+  total_s=$((total_s + secs))
+done
+printf '  %-12s %4d s\n' total "$total_s"
+P=0 F=0 S=0
+for r in "${RUNS[@]}"; do
+  read -r name p f s <<<"$r"
+  printf '  %-16s %4d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+  P=$((P + p)); F=$((F + f)); S=$((S + s))
+done
+echo "  (host skips: the fast path needs VK_KHR_cooperative_matrix, which Mesa 25 lacks;"
+echo "   it runs in the Mesa 26 root, where nothing may skip)"
+echo "  logs: $LOGS"
+echo "tests: $P passed, $F failed, $S skipped"
+(( FAILED == 0 && F == 0 )) || { echo "RESULT: FAILED"; exit 1; }
+echo "RESULT: OK"
