@@ -1,0 +1,13 @@
+// vkconv: conv2d on any Vulkan 1.3 GPU. One include for the whole public API.
+#pragma once
+
+#include "vkconv/context.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/copy_bandwidth.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/device_profile.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/kernel_config.hpp"
+#include "vkconv/reference.hpp"
+#include "vkconv/tensor.hpp"
