@@ -16,6 +16,8 @@ std::vector<KernelConfig> fp32Candidates() {
         {128, 64, 8, 8, 4}, {64, 64, 8, 4, 4},  {64, 32, 16, 4, 2}, {32, 32, 8, 2, 2},
         {128, 32, 8, 4, 4}, {128, 16, 8, 4, 2}, {64, 16, 8, 2, 2},  {64, 8, 16, 2, 2},
         {64, 4, 16, 1, 4},  {128, 4, 16, 2, 4}, {32, 16, 8, 1, 2}, {64, 128, 8, 4, 8},
+        // 128 threads, for devices at the spec minimum of invocations per workgroup.
+        {64, 32, 8, 4, 4},  {32, 32, 8, 4, 2},  {32, 16, 16, 2, 2},
     };
     std::vector<KernelConfig> out;
     for (const auto& s : shapes) {
