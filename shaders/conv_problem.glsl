@@ -24,6 +24,10 @@ layout(constant_id = 17) const uint B_ROWS = 1;   // packed weight rows per grou
 layout(constant_id = 18) const uint B_COLS = 1;   // packed weight columns per group (K_G padded)
 layout(constant_id = 19) const bool HAS_BIAS = true;
 
+// Diagnostics only (tools/kernel-lab --skip): leave parts of a kernel out to see what they cost.
+// The results are then wrong. 1: A's global loads, 2: the matrix work, 4: the output stores.
+layout(constant_id = 40) const uint DEBUG_SKIP = 0;
+
 const uint RS = KERNEL_R * KERNEL_S;
 const uint IN_HW = IN_H * IN_W;
 const uint OUT_HW = OUT_H * OUT_W;

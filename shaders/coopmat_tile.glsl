@@ -80,6 +80,7 @@ void clearAccumulators() {
 
 // acc += A_slice * B_slice for the slice held in `stage` (B_GLOBAL: B rows k0.. of bBase).
 void multiplySlice(uint stage, uint warpM, uint warpN, uint k0, uint bBase) {
+    if ((DEBUG_SKIP & 2u) != 0u) return;
     for (uint kk = 0; kk < BK; kk += MMA_K) {
         coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a[FRAG_M];
         for (uint i = 0; i < FRAG_M; ++i)

@@ -43,6 +43,7 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     spec.tileH = c.tileH;
     spec.tileW = c.tileW;
     spec.bGlobal = c.bGlobal ? VK_TRUE : VK_FALSE;
+    spec.debugSkip = c.debugSkip;
 
     PreparedKernel k;
     k.pipeline.shader = c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16";

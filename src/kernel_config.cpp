@@ -76,6 +76,7 @@ std::string KernelConfig::str() const {
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
     if (path != Path::Fp32 && bGlobal) s << " bglobal";
+    if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
     if (subgroupSize) s << " sg" << subgroupSize;
     return s.str();
 }

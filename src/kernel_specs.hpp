@@ -50,6 +50,7 @@ struct CoopMatKernelSpec {
     uint32_t bm, bn, bk, warpsM, warpsN, mmaM, mmaN, mmaK, stages, subgroup, threads;
     uint32_t tileH, tileW;  // patch loader only (ids 31, 32)
     VkBool32 bGlobal;       // id 33
+    uint32_t debugSkip;     // id 40 (conv_problem.glsl)
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
@@ -63,6 +64,7 @@ struct CoopMatKernelSpec {
             offsetof(CoopMatKernelSpec, threads), offsetof(CoopMatKernelSpec, tileH),
             offsetof(CoopMatKernelSpec, tileW),  offsetof(CoopMatKernelSpec, bGlobal)};
         for (uint32_t i = 0; i < 14; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+        e.push_back({40, offsetof(CoopMatKernelSpec, debugSkip), sizeof(uint32_t)});
         return e;
     }
 };

@@ -43,6 +43,9 @@ struct KernelConfig {
     uint32_t stages = 2;
     ALoader aLoader = ALoader::Gather;
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
+    // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
+    // matrix work, 4 = the output stores, to time what each costs. Results are then WRONG.
+    uint32_t debugSkip = 0;
     uint32_t tileH = 0, tileW = 0;  // Patch: the M tile is tileH x tileW output pixels
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
 

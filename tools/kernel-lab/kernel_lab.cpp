@@ -47,6 +47,7 @@ int main(int argc, char** argv) try {
     std::string pathName = "coopmat-f16", filter;
     size_t limit = 100000, check = 3;
     int iterations = 20;
+    std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
@@ -56,6 +57,7 @@ int main(int argc, char** argv) try {
         else if (a == "--filter") filter = next();
         else if (a == "--check") check = std::stoul(next());
         else if (a == "--iterations") iterations = std::stoi(next());
+        else if (a == "--skip") skips.push_back(uint32_t(std::stoul(next())));
         else throw invalidArgument("argument", a, "unknown");
     }
     Context ctx;
@@ -100,6 +102,20 @@ int main(int argc, char** argv) try {
         }
     }
     std::sort(results.begin(), results.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    if (!skips.empty()) {
+        std::printf("\n== parts left out (diagnostic: 1 = A loads, 2 = matrix work, 4 = stores)\n");
+        for (size_t i = 0; i < std::min(results.size(), check); ++i)
+            for (uint32_t skip : skips) {
+                KernelConfig c = results[i].second;
+                c.debugSkip = skip;
+                ConvOptions o;
+                o.config = c;
+                Conv2d conv(ctx, p, w, b, o);
+                auto ms = conv.time(in, out, 2, iterations);
+                std::sort(ms.begin(), ms.end());
+                std::printf("%8.3f ms (full %.3f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
+            }
+    }
     std::printf("\n== best %zu of %zu (checked against the CPU reference on images 0 and %lld)\n",
                 std::min(results.size(), check), results.size(), (long long)(p.batch - 1));
     auto ref0 = referenceConv2d(p, x.data(), w.data(), b.data(), 0, 1);
