@@ -18,14 +18,22 @@
 #include "conv_epilogue.glsl"
 #include "coopmat_tile.glsl"
 
-// A is gathered as element e = tid + i*THREADS of the BK x BM slice, e = k*BM + m: with THREADS a
-// multiple of BM, a thread keeps one row m for the whole kernel.
-const uint A_PER_THREAD = (BM * BK + THREADS - 1) / THREADS;
+// A's gather mapping. Consecutive threads take S_LANES consecutive columns (kernel taps s) of one
+// row, then the next row: with a strided convolution, consecutive output pixels are STRIDE_W
+// input elements apart, so S_LANES = STRIDE_W makes a subgroup's loads one contiguous run instead
+// of STRIDE_W runs. Each thread keeps one row m and lane sOff for the whole kernel and walks
+// column groups q = kq0, kq0 + Q_STEP, ...: k = q*S_LANES + sOff. THREADS is a multiple of
+// S_LANES*BM and BK of S_LANES (can_implement).
+layout(constant_id = 34) const uint S_LANES = 1;
+const uint Q_STEP = THREADS / (S_LANES * BM);
+const uint A_PER_THREAD = (BK / S_LANES + Q_STEP - 1) / Q_STEP;
 OPERAND aReg[A_PER_THREAD];
+
+uint aColumn(uint aK0, uint i) { return (aK0 / S_LANES + i * Q_STEP) * S_LANES + aK0 % S_LANES; }
 
 void loadA(GatherRow row, uint aK0, uint k0) {
     for (uint i = 0; i < A_PER_THREAD; ++i) {
-        uint k = aK0 + i * (THREADS / BM);
+        uint k = aColumn(aK0, i);
         if ((DEBUG_SKIP & 1u) != 0u)
             aReg[i] = OPERAND(float((k0 + k) & 7u) * 0.125);
         else
@@ -35,7 +43,7 @@ void loadA(GatherRow row, uint aK0, uint k0) {
 
 void storeA(uint stage, uint aRowM, uint aK0) {
     for (uint i = 0; i < A_PER_THREAD; ++i) {
-        uint k = aK0 + i * (THREADS / BM);
+        uint k = aColumn(aK0, i);
         if (k < BK) sA[(stage * BK + k) * A_STRIDE + aRowM] = aReg[i];
     }
 }
@@ -56,8 +64,9 @@ void main() {
     tileM0 = mTile * BM;
     tileGroup = group;
 
-    const uint aRowM = tid % BM;
-    const uint aK0 = tid / BM;
+    // aK0 packs the thread's first column group and its lane: (tid / (S_LANES*BM))*S_LANES + lane.
+    const uint aRowM = (tid / S_LANES) % BM;
+    const uint aK0 = (tid / (S_LANES * BM)) * S_LANES + tid % S_LANES;
     GatherRow row = gatherRow(tileM0 + aRowM, group);
     const uint bBase = bTileBase(group, nTile);
 

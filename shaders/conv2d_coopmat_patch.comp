@@ -49,7 +49,7 @@ void buildA(uint stage, uint k0, uint aRowM, uint aK0, uint pOffset) {
         if (k < BK) {
             uint kk = k0 + k;
             sA[(stage * BK + k) * A_STRIDE + aRowM] =
-                kk < GEMM_K ? sPatch[pOffset + sKOffset[kk]] : OPERAND(0.0);
+                kk < GEMM_K && sKOffset[kk] != 0xFFFFFFFFu ? sPatch[pOffset + sKOffset[kk]] : OPERAND(0.0);
         }
     }
 }
@@ -81,8 +81,9 @@ void main() {
         sPatch[e] = OPERAND(inside ? input_data[inBase + c * IN_HW + uint(ih) * IN_W + uint(iw)] : 0.0);
     }
     for (uint kk = tid; kk < B_ROWS; kk += THREADS) {
-        uint c = kk / RS, rs = kk - c * RS, r = rs / KERNEL_S, s = rs - r * KERNEL_S;
-        sKOffset[kk] = kk < GEMM_K ? c * PATCH_PLANE + r * uint(DIL_H) * PATCH_COLS + s * uint(DIL_W) : 0u;
+        uint c = kk / RS, rs = kk - c * RS, r = rs / S_COLS, s = rs - r * S_COLS;
+        sKOffset[kk] = kk < GEMM_K && s < KERNEL_S
+                           ? c * PATCH_PLANE + r * uint(DIL_H) * PATCH_COLS + s * uint(DIL_W) : 0xFFFFFFFFu;
     }
 
     const uint aRowM = tid % BM, aK0 = tid / BM;

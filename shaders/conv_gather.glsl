@@ -27,10 +27,10 @@ GatherRow gatherRow(uint m, uint group) {
 float gatherA(GatherRow row, uint kk) {
     uint c = kk / RS;
     uint rs = kk - c * RS;
-    uint r = rs / KERNEL_S;
-    uint s = rs - r * KERNEL_S;
+    uint r = rs / S_COLS;
+    uint s = rs - r * S_COLS;
     int ih = row.ih0 + int(r) * DIL_H;
     int iw = row.iw0 + int(s) * DIL_W;
-    bool inside = row.valid && kk < GEMM_K && uint(ih) < IN_H && uint(iw) < IN_W;
+    bool inside = row.valid && kk < GEMM_K && s < KERNEL_S && uint(ih) < IN_H && uint(iw) < IN_W;
     return inside ? input_data[row.base + c * IN_HW + uint(ih) * IN_W + uint(iw)] : 0.0;
 }

@@ -28,7 +28,12 @@ layout(constant_id = 19) const bool HAS_BIAS = true;
 // The results are then wrong. 1: A's global loads, 2: the matrix work, 4: the output stores.
 layout(constant_id = 40) const uint DEBUG_SKIP = 0;
 
-const uint RS = KERNEL_R * KERNEL_S;
+// Columns per kernel row in the GEMM's K ordering: kk = (c*R + r)*S_COLS + s. Kernels whose
+// threads walk groups of S lanes pad S up to a multiple of the group (src: ProblemSpec.sCols);
+// the padding columns read as zero and meet zero weights.
+layout(constant_id = 41) const uint KERNEL_S_COLS = 0;  // 0: S
+const uint S_COLS = KERNEL_S_COLS == 0 ? KERNEL_S : KERNEL_S_COLS;
+const uint RS = KERNEL_R * S_COLS;
 const uint IN_HW = IN_H * IN_W;
 const uint OUT_HW = OUT_H * OUT_W;
 

@@ -50,6 +50,9 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         for (uint32_t s = d.minSubgroupSize; s <= d.maxSubgroupSize; s *= 2)
             if (s != d.subgroupSize) subgroupSizes.push_back(s);
     const auto tiles = patchTiles(p);
+    // Gather lanes per pixel for strided convolutions: the stride, as a power of two up to 8.
+    uint32_t lanes = 1;
+    while (lanes * 2 <= std::min<int64_t>(p.strideW, 8)) lanes *= 2;
     std::vector<KernelConfig> out;
     auto add = [&](KernelConfig c) {
         // Bound the accumulator fragments a subgroup holds.
@@ -80,6 +83,11 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                     c.bGlobal = true;
                                     add(c);
                                     c.bGlobal = false;
+                                    if (lanes > 1) {
+                                        c.sLanes = lanes;
+                                        add(c);
+                                        c.sLanes = 1;
+                                    }
                                 }
                                 if (bk > 32) continue;  // the patch already takes shared memory
                                 c.aLoader = ALoader::Patch;
@@ -137,6 +145,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= c.bm == 64 ? 1.0 : c.bm <= 32 ? 1.05 : c.bm <= 128 ? 1.06 : 1.2;
         factor *= 1.0 + 24.0 / c.bn;  // A is gathered once per N tile
         factor *= c.bGlobal ? 1.4 : 1.0;  // H200: B from global 1.26 ms at best, staged 0.91 ms
+        factor *= c.aLoader == ALoader::Gather && c.sLanes > 1 ? 0.75 : 1.0;  // contiguous loads
     }
     // Fill the device: too few workgroups leave compute units idle.
     const double workgroups = mTiles * nTiles * double(p.groups);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "cache_files.hpp"
 #include "context_impl.hpp"
 #include "pipeline.hpp"
 
@@ -128,6 +129,8 @@ Context::Context(const ContextOptions& options) : impl_(std::make_shared<detail:
     impl.hardware = detail::queryDeviceInfo(impl.instance.handle, impl.physicalDevice, chosen);
     requireVulkan13(impl.hardware);
     applyProfileTo(impl, options.profile);
+    impl.cacheDir = detail::cacheDirFor(options.cacheDir);
+    impl.persistPipelineCache = options.persistentPipelineCache && !detail::envFlag("VKCONV_NO_PIPELINE_CACHE");
 
     impl.queueFamily = detail::findComputeQueueFamily(impl.physicalDevice);
     detail::DeviceFeatures features;
@@ -172,6 +175,8 @@ Context Context::wrap(VkInstance instance, VkPhysicalDevice physicalDevice, VkDe
     // We cannot know which features the caller enabled beyond what the device offers; the
     // documented contract (context.hpp) is that the fast path's features are enabled if present.
     applyProfileTo(*impl, profile);
+    impl->cacheDir = detail::cacheDirFor("");
+    impl->persistPipelineCache = !detail::envFlag("VKCONV_NO_PIPELINE_CACHE");
     impl->initCommands();
     return Context(std::move(impl));
 }

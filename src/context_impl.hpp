@@ -60,6 +60,8 @@ struct ContextImpl {
     UniqueFence fence;
     std::mutex submitMutex;  // one submission at a time through the shared command buffer
 
+    std::string cacheDir;               // tuning cache and pipeline cache folder ("" = none)
+    bool persistPipelineCache = false;  // load/save the pipeline cache in cacheDir
     std::unique_ptr<PipelineCache> pipelineCache;  // made on first use
     std::mutex pipelineCacheMutex;
     std::atomic<uint64_t> nextTensorId{1};

@@ -11,6 +11,7 @@
 #include "kernels.hpp"
 #include "pipeline.hpp"
 #include "tensor_impl.hpp"
+#include "tuning_cache.hpp"
 
 namespace vkconv {
 namespace detail {
@@ -162,8 +163,18 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.why = "configuration given by the caller";
     } else {
         PathChoice path = choosePath(options.precision, device, problem);
-        impl.config = selectConfig(path.path, device, problem).config;
-        impl.why = path.why + "; configuration by heuristic";
+        const TuningLookup tuned = options.useTuningCache
+                                       ? lookupTuning(impl.context->cacheDir, device, problem, path.path)
+                                       : TuningLookup{};
+        if (tuned.entry) {
+            impl.config = tuned.entry->config;
+            impl.why = path.why + "; configuration from the tuning cache (" + describeTuningEntry(*tuned.entry) + ")";
+        } else {
+            impl.config = selectConfig(path.path, device, problem).config;
+            impl.why = path.why + "; configuration by heuristic" +
+                       (options.useTuningCache ? "" : " (tuning cache off)") +
+                       (tuned.note.empty() ? "" : " (" + tuned.note + ")");
+        }
     }
 
     const KernelConfig& c = impl.config;

@@ -30,10 +30,17 @@ uint16_t toHalf(float f) {
 
 }  // namespace
 
+uint32_t gemmColumnsPerRow(const KernelConfig& c, const ConvProblem& p) {
+    const uint32_t lanes = c.aLoader == ALoader::Gather ? std::max(c.sLanes, 1u) : 1u;
+    return roundUp(uint64_t(p.kernelW), lanes);
+}
+
 PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
     CoopMatKernelSpec spec{};
-    const uint32_t bRows = roundUp(p.gemmK(), c.bk), bCols = roundUp(p.gemmN(), c.bn);
-    spec.problem = makeProblemSpec(p, bRows, bCols);
+    const uint32_t sCols = gemmColumnsPerRow(c, p);
+    const uint32_t bRows = roundUp(uint64_t(p.inChannels / p.groups * p.kernelH) * sCols, c.bk);
+    const uint32_t bCols = roundUp(p.gemmN(), c.bn);
+    spec.problem = makeProblemSpec(p, bRows, bCols, sCols);
     spec.bm = c.bm, spec.bn = c.bn, spec.bk = c.bk;
     spec.warpsM = c.warpsM, spec.warpsN = c.warpsN;
     spec.mmaM = c.mmaM, spec.mmaN = c.mmaN, spec.mmaK = c.mmaK;
@@ -44,6 +51,7 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     spec.tileW = c.tileW;
     spec.bGlobal = c.bGlobal ? VK_TRUE : VK_FALSE;
     spec.debugSkip = c.debugSkip;
+    spec.sLanes = c.aLoader == ALoader::Gather ? c.sLanes : 1;
 
     PreparedKernel k;
     k.pipeline.shader = c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16";
@@ -53,7 +61,7 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
 
-    const std::vector<float> packed = packWeightsKxN(p, weight, bRows, bCols);
+    const std::vector<float> packed = packWeightsKxN(p, weight, bRows, bCols, sCols);
     k.packedWeights.resize(packed.size() * 2);
     auto* half = reinterpret_cast<uint16_t*>(k.packedWeights.data());
     for (size_t i = 0; i < packed.size(); ++i) half[i] = toHalf(packed[i]);

@@ -7,14 +7,16 @@
 namespace vkconv::detail {
 
 std::vector<float> packWeightsKxN(const ConvProblem& p, const float* weight, uint32_t bRows,
-                                  uint32_t bCols) {
-    const int64_t cG = p.inChannels / p.groups, kG = p.gemmN(), gemmK = p.gemmK();
+                                  uint32_t bCols, uint32_t sCols) {
+    const int64_t cG = p.inChannels / p.groups, kG = p.gemmN(), S = p.kernelW;
+    if (sCols == 0) sCols = uint32_t(S);
     std::vector<float> packed(size_t(p.groups) * bRows * bCols, 0.0f);
     for (int64_t g = 0; g < p.groups; ++g)
         for (int64_t n = 0; n < kG; ++n) {
-            const float* w = weight + (g * kG + n) * cG * p.kernelH * p.kernelW;
+            const float* w = weight + (g * kG + n) * cG * p.kernelH * S;
             float* dst = packed.data() + size_t(g) * bRows * bCols + n;
-            for (int64_t kk = 0; kk < gemmK; ++kk) dst[size_t(kk) * bCols] = w[kk];
+            for (int64_t row = 0; row < cG * p.kernelH; ++row)  // (c, r)
+                for (int64_t s = 0; s < S; ++s) dst[size_t(row * sCols + s) * bCols] = w[row * S + s];
         }
     return packed;
 }

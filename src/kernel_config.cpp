@@ -75,6 +75,7 @@ std::string KernelConfig::str() const {
         s << " warps " << warpsM << "x" << warpsN << " mma " << mmaM << "x" << mmaN << "x" << mmaK
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
+    if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
     if (path != Path::Fp32 && bGlobal) s << " bglobal";
     if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
     if (subgroupSize) s << " sg" << subgroupSize;
@@ -116,8 +117,11 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
     const bool fixed = d.minSubgroupSize == d.maxSubgroupSize && c.subgroupSize == d.subgroupSize;
     if (!required && !fixed)
         return "subgroup size " + std::to_string(c.subgroupSize) + " cannot be guaranteed";
-    if (c.aLoader == ALoader::Gather && c.threads() % c.bm)
-        return "threads must be a multiple of BM (each thread gathers one row)";
+    if (c.aLoader == ALoader::Gather) {
+        if (c.sLanes == 0 || c.bk % c.sLanes) return "BK must be a multiple of the gather lanes";
+        if (c.threads() % (c.bm * c.sLanes))
+            return "threads must be a multiple of BM x lanes (each thread gathers one row)";
+    }
     if (c.aLoader == ALoader::Patch) {
         if (c.tileH == 0 || c.tileW == 0 || c.tileH * c.tileW > c.bm)
             return "patch tile " + std::to_string(c.tileH) + "x" + std::to_string(c.tileW) +

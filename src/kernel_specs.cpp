@@ -2,7 +2,7 @@
 
 namespace vkconv::detail {
 
-ProblemSpec makeProblemSpec(const ConvProblem& p, uint32_t bRows, uint32_t bCols) {
+ProblemSpec makeProblemSpec(const ConvProblem& p, uint32_t bRows, uint32_t bCols, uint32_t sCols) {
     ProblemSpec s{};
     s.cG = uint32_t(p.inChannels / p.groups);
     s.inH = uint32_t(p.height);
@@ -20,7 +20,8 @@ ProblemSpec makeProblemSpec(const ConvProblem& p, uint32_t bRows, uint32_t bCols
     s.dilW = int32_t(p.dilationW);
     s.cTotal = uint32_t(p.inChannels);
     s.kTotal = uint32_t(p.outChannels);
-    s.gemmK = uint32_t(p.gemmK());
+    s.sCols = sCols ? sCols : uint32_t(p.kernelW);
+    s.gemmK = uint32_t(p.inChannels / p.groups * p.kernelH) * s.sCols;
     s.bRows = bRows;
     s.bCols = bCols;
     s.hasBias = p.bias ? VK_TRUE : VK_FALSE;
@@ -37,6 +38,7 @@ void appendProblemEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t bas
         offsetof(ProblemSpec, kTotal),  offsetof(ProblemSpec, gemmK),   offsetof(ProblemSpec, bRows),
         offsetof(ProblemSpec, bCols),   offsetof(ProblemSpec, hasBias)};
     for (uint32_t id = 0; id < 20; ++id) e.push_back({id, base + offsets[id], 4});
+    e.push_back({41, base + uint32_t(offsetof(ProblemSpec, sCols)), 4});
 }
 
 }  // namespace vkconv::detail

@@ -18,12 +18,15 @@ struct ProblemSpec {
     int32_t strideH, strideW, padH, padW, dilH, dilW;
     uint32_t cTotal, kTotal, gemmK, bRows, bCols;
     VkBool32 hasBias;
+    uint32_t sCols;  // id 41: columns per kernel row in the GEMM's K ordering (>= kernelS)
 };
 
-// The problem's constants; bRows/bCols are the packed weight matrix's padded sizes per group.
-ProblemSpec makeProblemSpec(const ConvProblem& problem, uint32_t bRows, uint32_t bCols);
+// The problem's constants; bRows/bCols are the packed weight matrix's padded sizes per group,
+// sCols the columns per kernel row in the K ordering (0: kernelW).
+ProblemSpec makeProblemSpec(const ConvProblem& problem, uint32_t bRows, uint32_t bCols,
+                            uint32_t sCols = 0);
 
-// Map entries 0..19 for a ProblemSpec stored at byte offset `base` of the spec data.
+// Map entries 0..19 and 41 for a ProblemSpec stored at byte offset `base` of the spec data.
 void appendProblemEntries(std::vector<VkSpecializationMapEntry>& entries, uint32_t base);
 
 // shaders/conv2d_fp32.comp
@@ -51,6 +54,7 @@ struct CoopMatKernelSpec {
     uint32_t tileH, tileW;  // patch loader only (ids 31, 32)
     VkBool32 bGlobal;       // id 33
     uint32_t debugSkip;     // id 40 (conv_problem.glsl)
+    uint32_t sLanes;        // id 34: gather loader's lanes per row
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
@@ -65,6 +69,7 @@ struct CoopMatKernelSpec {
             offsetof(CoopMatKernelSpec, tileW),  offsetof(CoopMatKernelSpec, bGlobal)};
         for (uint32_t i = 0; i < 14; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
         e.push_back({40, offsetof(CoopMatKernelSpec, debugSkip), sizeof(uint32_t)});
+        e.push_back({34, offsetof(CoopMatKernelSpec, sLanes), sizeof(uint32_t)});
         return e;
     }
 };

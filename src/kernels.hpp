@@ -16,15 +16,20 @@ struct PreparedKernel {
     std::vector<uint8_t> packedWeights;  // bytes, uploaded once to binding 1
 };
 
-// Weights KCRS -> per group a [bRows][bCols] row-major matrix B[kk][n] (kk = c*R*S + r*S + s,
-// n = output channel within the group), zero-padded to bRows x bCols.
+// Weights KCRS -> per group a [bRows][bCols] row-major matrix B[kk][n] (kk = (c*R + r)*sCols + s,
+// n = output channel within the group), zero-padded: rows past the K, columns past the group's
+// channels, and taps s >= S when sCols > S.
 std::vector<float> packWeightsKxN(const ConvProblem& problem, const float* weight, uint32_t bRows,
-                                  uint32_t bCols);
+                                  uint32_t bCols, uint32_t sCols = 0);
 
 PreparedKernel prepareFp32Kernel(const ConvProblem& problem, const KernelConfig& config,
                                  const float* weight);
 PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
                                     const float* weight);
+
+// Columns per kernel row in the K ordering of the cooperative-matrix kernels: S, padded to a
+// multiple of the gather loader's lanes per row.
+uint32_t gemmColumnsPerRow(const KernelConfig& config, const ConvProblem& problem);
 
 inline uint32_t roundUp(uint64_t value, uint32_t multiple) {
     return static_cast<uint32_t>((value + multiple - 1) / multiple * multiple);

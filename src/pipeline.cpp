@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "pipeline_cache_file.hpp"
+
 namespace vkconv::detail {
 
 std::string PipelineKey::cacheKey() const {
@@ -74,9 +76,50 @@ PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
     layout_ = UniquePipelineLayout(ctx.device, layout);
 
     VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    std::string initial;
+    if (ctx.persistPipelineCache && !ctx.cacheDir.empty()) {
+        file_ = ctx.cacheDir + "/" + pipelineCacheFileName(ctx.hardware);
+        initial = loadPipelineCacheData(file_, ctx.hardware, loadNote_);
+    } else {
+        loadNote_ = ctx.persistPipelineCache ? "not persistent: no cache folder" : "not persistent: turned off";
+    }
+    cacheInfo.initialDataSize = initial.size();
+    cacheInfo.pInitialData = initial.empty() ? nullptr : initial.data();
     VkPipelineCache cache;
-    VKCONV_CHECK(vkCreatePipelineCache(ctx.device, &cacheInfo, nullptr, &cache));
+    VkResult r = vkCreatePipelineCache(ctx.device, &cacheInfo, nullptr, &cache);
+    if (r != VK_SUCCESS && !initial.empty()) {
+        // The driver refused the saved data: start empty rather than fail.
+        loadNote_ = "cold: " + file_ + " refused by the driver (" + resultName(r) + ")";
+        initial.clear();
+        cacheInfo.initialDataSize = 0;
+        cacheInfo.pInitialData = nullptr;
+        r = vkCreatePipelineCache(ctx.device, &cacheInfo, nullptr, &cache);
+    }
+    check(r, "vkCreatePipelineCache");
+    loadedBytes_ = initial.size();
     cache_ = UniquePipelineCache(ctx.device, cache);
+}
+
+PipelineCache::~PipelineCache() {
+    try {
+        save();
+    } catch (...) {
+        // Best effort: savePipelineCache() is the way to see write errors.
+    }
+}
+
+std::string PipelineCache::save() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_.empty()) return "";
+    if (!built_) return file_;
+    size_t size = 0;
+    VKCONV_CHECK(vkGetPipelineCacheData(context_.device, cache_.get(), &size, nullptr));
+    std::string data(size, '\0');
+    VKCONV_CHECK(vkGetPipelineCacheData(context_.device, cache_.get(), &size, data.data()));
+    data.resize(size);
+    savePipelineCacheData(file_, context_.hardware, data);
+    built_ = false;
+    return file_;
 }
 
 std::shared_ptr<ComputePipeline> PipelineCache::get(const PipelineKey& key) {
@@ -86,6 +129,7 @@ std::shared_ptr<ComputePipeline> PipelineCache::get(const PipelineKey& key) {
     if (it != pipelines_.end()) return it->second;
     auto pipeline = std::make_shared<ComputePipeline>(context_, layout_.get(), cache_.get(), key);
     pipelines_.emplace(k, pipeline);
+    built_ = true;
     return pipeline;
 }
 

@@ -47,8 +47,17 @@ public:
     static constexpr uint32_t kBindings = 4;
     static constexpr uint32_t kPushConstantBytes = 20;
 
+    // Loads the persistent cache file (include/vkconv/pipeline_cache.hpp) when the context has
+    // one; the destructor saves it if pipelines were built, ignoring write errors.
     explicit PipelineCache(ContextImpl& context);
+    ~PipelineCache();
     std::shared_ptr<ComputePipeline> get(const PipelineKey& key);
+
+    // Persistence: save() returns the file written ("" when not persistent); throws Error(Io).
+    std::string save();
+    const std::string& file() const { return file_; }
+    uint64_t loadedBytes() const { return loadedBytes_; }
+    const std::string& loadNote() const { return loadNote_; }
 
     VkDescriptorSetLayout setLayout() const { return setLayout_.get(); }
     VkPipelineLayout layout() const { return layout_.get(); }
@@ -62,6 +71,9 @@ private:
     UniquePipelineCache cache_;
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<ComputePipeline>> pipelines_;
+    std::string file_, loadNote_;
+    uint64_t loadedBytes_ = 0;
+    bool built_ = false;  // a pipeline was created since the load or the last save
 };
 
 }  // namespace vkconv::detail

@@ -40,6 +40,13 @@ void Tensor::download(float* data, uint64_t count) const {
     detail::downloadFromBuffer(*impl_->context, impl_->buffer, 0, data, count * sizeof(float));
 }
 
+void Tensor::downloadRange(uint64_t first, float* data, uint64_t count) const {
+    if (first > impl_->elements || count > impl_->elements - first)
+        throw invalidArgument("download range", std::to_string(first) + "+" + std::to_string(count),
+                              "tensor has " + std::to_string(impl_->elements) + " elements");
+    detail::downloadFromBuffer(*impl_->context, impl_->buffer, first * sizeof(float), data, count * sizeof(float));
+}
+
 std::vector<float> Tensor::download() const {
     std::vector<float> out(impl_->elements);
     download(out.data(), out.size());

@@ -46,6 +46,10 @@ struct KernelConfig {
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
     // matrix work, 4 = the output stores, to time what each costs. Results are then WRONG.
     uint32_t debugSkip = 0;
+    // Gather loader: consecutive threads take sLanes consecutive kernel taps of one output pixel
+    // (S is padded to a multiple of sLanes in the K ordering); sLanes = stride keeps a strided
+    // convolution's loads contiguous. 1 = one tap per thread, consecutive pixels.
+    uint32_t sLanes = 1;
     uint32_t tileH = 0, tileW = 0;  // Patch: the M tile is tileH x tileW output pixels
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
 

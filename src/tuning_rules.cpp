@@ -1,0 +1,200 @@
+// The pure parts of tuning: ranking by the heuristic, the micro-tuning neighbourhood, timing
+// statistics and the acceptance rule. None of them touches a device.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "config_select.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv {
+
+std::vector<RankedConfig> rankConfigs(Path path, const DeviceInfo& device, const ConvProblem& problem) {
+    std::vector<RankedConfig> out;
+    try {
+        for (auto& [config, cost] : detail::selectConfig(path, device, problem).weighed)
+            out.push_back({config, cost});
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;  // no configuration fits: empty
+    }
+    return out;
+}
+
+Path resolvePath(Precision precision, const DeviceInfo& device, const ConvProblem& problem, std::string* why) {
+    detail::PathChoice choice = detail::choosePath(precision, device, problem);
+    if (why) *why = choice.why;
+    return choice.path;
+}
+
+namespace {
+
+// Same tile as `c`, other subgroup layouts; accumulator fragments per subgroup bounded as the
+// candidate generator bounds them.
+std::vector<KernelConfig> warpLayouts(const KernelConfig& c) {
+    std::vector<KernelConfig> out;
+    for (uint32_t wm : {1u, 2u, 4u, 8u})
+        for (uint32_t wn : {1u, 2u, 3u, 4u}) {
+            if (wm == c.warpsM && wn == c.warpsN) continue;
+            if (c.bm % (wm * c.mmaM) || c.bn % (wn * c.mmaN)) continue;
+            const uint32_t frags = (c.bm / wm / c.mmaM) * (c.bn / wn / c.mmaN);
+            if (frags == 0 || frags > 32) continue;
+            KernelConfig v = c;
+            v.warpsM = wm, v.warpsN = wn;
+            out.push_back(v);
+        }
+    return out;
+}
+
+std::vector<KernelConfig> mmaShapes(const KernelConfig& c, const DeviceInfo& d) {
+    const ScalarType operand = c.path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
+    std::vector<KernelConfig> out;
+    for (const auto& s : d.coopMatShapes) {
+        if (s.a != operand || s.b != operand || s.c != ScalarType::F32 || s.result != ScalarType::F32) continue;
+        if (s.m == c.mmaM && s.n == c.mmaN && s.k == c.mmaK) continue;
+        KernelConfig v = c;
+        v.mmaM = s.m, v.mmaN = s.n, v.mmaK = s.k;
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::vector<KernelConfig> threadTiles(const KernelConfig& c) {
+    std::vector<KernelConfig> out;
+    for (uint32_t tm : {1u, 2u, 4u, 8u})
+        for (uint32_t tn : {1u, 2u, 4u, 8u}) {
+            if (tm == c.tm && tn == c.tn) continue;
+            KernelConfig v = c;
+            v.tm = tm, v.tn = tn;
+            out.push_back(v);
+        }
+    return out;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const DeviceInfo& d, const ConvProblem& p) {
+    constexpr size_t kMaxNeighbours = 5;
+    // Kinds of neighbour, most wanted first, each with how many it gets before the rest compete
+    // on heuristic cost for the slots left.
+    std::vector<std::pair<std::vector<KernelConfig>, size_t>> kinds;
+    if (current.path == Path::Fp32) {
+        kinds.push_back({threadTiles(current), kMaxNeighbours});
+    } else {
+        std::vector<KernelConfig> depth;
+        for (int delta : {-1, 1}) {
+            KernelConfig v = current;
+            v.stages = uint32_t(int(current.stages) + delta);
+            depth.push_back(v);
+        }
+        KernelConfig otherB = current;
+        otherB.bGlobal = !current.bGlobal;
+        std::vector<KernelConfig> subgroup;
+        if (d.subgroupSizeControl)
+            for (uint32_t s = d.minSubgroupSize; s && s <= d.maxSubgroupSize; s *= 2)
+                if (s != current.subgroupSize) {
+                    KernelConfig v = current;
+                    v.subgroupSize = s;
+                    subgroup.push_back(v);
+                }
+        kinds = {{depth, 2}, {warpLayouts(current), 2}, {mmaShapes(current, d), 1}, {{otherB}, 0}, {subgroup, 0}};
+    }
+
+    std::vector<KernelConfig> out{current};
+    auto seen = [&](const KernelConfig& c) { return std::find(out.begin(), out.end(), c) != out.end(); };
+    std::vector<std::pair<double, KernelConfig>> rest;
+    for (auto& [list, quota] : kinds) {
+        std::vector<std::pair<double, KernelConfig>> valid;
+        for (const auto& c : list)
+            if (canImplement(c, d, p).empty() && !seen(c)) valid.push_back({detail::heuristicCost(c, d, p), c});
+        std::stable_sort(valid.begin(), valid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        size_t taken = 0;
+        for (auto& [cost, c] : valid) {
+            if (seen(c)) continue;
+            if (taken < quota && out.size() < 1 + kMaxNeighbours) {
+                out.push_back(c);
+                ++taken;
+            } else {
+                rest.push_back({cost, c});
+            }
+        }
+    }
+    std::stable_sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [cost, c] : rest)
+        if (out.size() < 1 + kMaxNeighbours && !seen(c)) out.push_back(c);
+    return out;
+}
+
+TimingStats summarizeTimes(std::vector<double> ms) {
+    if (ms.empty()) throw invalidArgument("times", "[]", "need at least one measurement");
+    std::sort(ms.begin(), ms.end());
+    auto at = [&](double q) {
+        const double h = q * double(ms.size() - 1);
+        const size_t lo = size_t(std::floor(h)), hi = size_t(std::ceil(h));
+        return ms[lo] + (h - double(lo)) * (ms[hi] - ms[lo]);
+    };
+    TimingStats t;
+    t.runs = int(ms.size());
+    t.minMs = ms.front();
+    t.medianMs = at(0.5);
+    t.p10Ms = at(0.1);
+    t.p90Ms = at(0.9);
+    t.spread = t.medianMs > 0 ? (t.p90Ms - t.p10Ms) / t.medianMs : 0;
+    return t;
+}
+
+namespace {
+
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+    return buf;
+}
+
+}  // namespace
+
+AcceptanceDecision decideAcceptance(const AcceptanceInput& in, const AcceptanceRule& rule) {
+    AcceptanceDecision d;
+    auto gainOf = [](const TimingStats& tuned, const TimingStats& incumbent) {
+        return incumbent.medianMs > 0 ? 1.0 - tuned.medianMs / incumbent.medianMs : 0.0;
+    };
+    d.gain = gainOf(in.tuned, in.incumbent);
+    if (d.gain <= 0) {
+        d.verdict = Verdict::KeptNotFaster;
+        d.reason = "kept default: no faster configuration measured";
+        return d;
+    }
+    if (d.gain < rule.minGain) {
+        d.verdict = Verdict::KeptNotFaster;
+        d.reason = "kept default: only " + percent(d.gain) + " faster (the rule asks " + percent(rule.minGain) + ")";
+        return d;
+    }
+    if (!in.tunedAgain || !in.incumbentAgain) {
+        d.verdict = Verdict::NeedsConfirmation;
+        d.reason = percent(d.gain) + " faster in the sweep; needs a confirming timing";
+        return d;
+    }
+    d.confirmedGain = gainOf(*in.tunedAgain, *in.incumbentAgain);
+    const double worst = std::max({in.tuned.spread, in.incumbent.spread, in.tunedAgain->spread,
+                                   in.incumbentAgain->spread});
+    if (!(worst < rule.maxSpread)) {
+        d.verdict = Verdict::KeptUnstable;
+        d.reason = "kept default: unstable (spread " + percent(worst) + ", the rule asks under " +
+                   percent(rule.maxSpread) + ")";
+        return d;
+    }
+    if (d.confirmedGain < rule.minGain) {
+        d.verdict = Verdict::KeptNotConfirmed;
+        d.reason = "kept default: not confirmed (" + percent(d.gain) + " faster in the sweep, " +
+                   percent(d.confirmedGain) + " on the second timing)";
+        return d;
+    }
+    d.verdict = Verdict::Accepted;
+    d.reason = "accepted: " + percent(d.gain) + " faster, spread " + percent(in.tunedAgain->spread) + "/" +
+               percent(in.incumbentAgain->spread) + ", confirmed (" + percent(d.confirmedGain) +
+               " faster on the second timing)";
+    return d;
+}
+
+}  // namespace vkconv
