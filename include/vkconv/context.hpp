@@ -21,6 +21,11 @@ struct ContextOptions {
     int deviceIndex = -1;     // -1: the first GPU (discrete before integrated), else the first device
     bool validation = false;  // enable VK_LAYER_KHRONOS_validation; messages become errors
     std::optional<DeviceProfile> profile;  // narrow what the device offers (see device_profile.hpp)
+    // Folder of the tuning cache and the pipeline cache; "": env VKCONV_CACHE_DIR, else
+    // $XDG_CACHE_HOME/vkconv, else $HOME/.cache/vkconv (see tuning.hpp, pipeline_cache.hpp).
+    std::string cacheDir;
+    // Load and save the VkPipelineCache in cacheDir (env VKCONV_NO_PIPELINE_CACHE=1 turns it off).
+    bool persistentPipelineCache = true;
 };
 
 class Context {

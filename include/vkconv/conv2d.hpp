@@ -22,6 +22,9 @@ struct Conv2dImpl;
 struct ConvOptions {
     Precision precision = Precision::Fast;
     std::optional<KernelConfig> config;  // use exactly this configuration (sweeps, tests)
+    // Without a config: use the configuration `vkconv sweep` measured for this device, problem
+    // and path if the tuning cache has one (include/vkconv/tuning.hpp), else the heuristic's.
+    bool useTuningCache = true;
 };
 
 class Conv2d {

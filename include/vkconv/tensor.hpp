@@ -25,6 +25,8 @@ public:
     void upload(const std::vector<float>& data) { upload(data.data(), data.size()); }
     void download(float* data, uint64_t count) const;
     std::vector<float> download() const;
+    // Elements [first, first + count) only, e.g. one image of a batch.
+    void downloadRange(uint64_t first, float* data, uint64_t count) const;
     void fill(float value);  // e.g. NaN, to catch outputs a kernel never writes
 
     detail::TensorImpl& impl() const { return *impl_; }

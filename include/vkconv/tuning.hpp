@@ -1,0 +1,138 @@
+// Tuning: what `vkconv sweep` measures and what every later Conv2d reuses.
+//
+//  - TuningCache: a JSON file (<cache dir>/tuning.json) of measured configurations, keyed by device
+//    (vendor id, device id, driver version, pipelineCacheUUID) and by problem and path. Conv2d
+//    looks it up automatically (ConvOptions::useTuningCache) when no configuration is given.
+//  - rankConfigs: every configuration a path can use, ranked by the heuristic (no GPU work).
+//  - nearbyConfigs: the micro-tuning neighbourhood of one configuration.
+//  - decideAcceptance: the rule that lets a tuned configuration replace the default.
+//
+// The cache folder is, in order: ContextOptions::cacheDir (or the directory given to
+// TuningCache), env VKCONV_CACHE_DIR, $XDG_CACHE_HOME/vkconv, $HOME/.cache/vkconv.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv {
+
+// The cache folder (see above) for an explicit choice ("" for none); "" if no variable is set.
+std::string resolveCacheDir(const std::string& explicitDir = "");
+
+// "10de:2335:driver=0x91e10000:uuid=0123...ef": the device as the caches key it. A driver update
+// changes the key, so measurements made under another driver are never reused.
+std::string deviceKey(const DeviceInfo& device);
+// "coopmat-f16 N=256 C=3 H=224 ...": the path and the full problem (ConvProblem::str()).
+std::string problemKey(const ConvProblem& problem, Path path);
+
+// The tuning cache's JSON form of a configuration (every field) and back. fromJson-style parsing
+// throws vkconv::Error(InvalidArgument) naming the bad field.
+std::string configToJson(const KernelConfig& config);
+KernelConfig configFromJson(const std::string& json);
+
+struct TuningEntry {
+    KernelConfig config;
+    double ms = 0;          // median GPU time the sweep measured for it
+    std::string date;       // when, ISO 8601 UTC ("2026-11-21T10:00:00Z")
+    std::string decision;   // the acceptance rule's verdict, e.g. "accepted: 7.3% faster, ..."
+};
+
+class TuningCache {
+public:
+    using WarningHandler = std::function<void(const std::string&)>;
+
+    // Reads <dir>/tuning.json (dir "": resolveCacheDir()). A missing file is an empty cache. A
+    // corrupt one (not JSON, wrong format, a malformed entry) is never trusted: it is reported to
+    // onWarning (default: one line on stderr) and in notes(), treated as empty, and replaced by
+    // the next save(). Never throws for file problems.
+    explicit TuningCache(const std::string& dir = "", WarningHandler onWarning = nullptr);
+    ~TuningCache();
+    TuningCache(TuningCache&&) noexcept;
+    TuningCache& operator=(TuningCache&&) noexcept;
+
+    const std::string& dir() const;
+    std::string file() const;  // "" when no cache folder could be determined
+
+    // The entry for (device, problem, path): only one recorded for exactly this device and
+    // driver, and only if its configuration still passes canImplement() (else `whyNot` says so).
+    std::optional<TuningEntry> find(const DeviceInfo& device, const ConvProblem& problem, Path path,
+                                    std::string* whyNot = nullptr) const;
+
+    // Records an entry (in memory until save()).
+    void put(const DeviceInfo& device, const ConvProblem& problem, const TuningEntry& entry);
+
+    // Writes the file atomically (a temporary file renamed over it), after merging in entries
+    // other processes saved since this cache was read (this cache's puts win). Entries of other
+    // devices are kept. Throws vkconv::Error(Io) if the folder or file cannot be written.
+    void save();
+
+    const std::vector<std::string>& notes() const;
+    size_t size() const;  // entries for all devices
+
+private:
+    struct State;  // the parsed file (nlohmann::json stays out of the public headers)
+    std::unique_ptr<State> state_;
+};
+
+// Ranking without running anything: every configuration of `path` that fits, cheapest first by
+// the heuristic's estimated cost (relative units). Empty if none fits.
+struct RankedConfig {
+    KernelConfig config;
+    double cost = 0;
+};
+std::vector<RankedConfig> rankConfigs(Path path, const DeviceInfo& device, const ConvProblem& problem);
+
+// The path a precision resolves to on this device for this problem, and why.
+Path resolvePath(Precision precision, const DeviceInfo& device, const ConvProblem& problem,
+                 std::string* why = nullptr);
+
+// The neighbourhood of `current` for micro-tuning: the same workgroup tile (BM, BN, BK), hence
+// the same grid, with pipeline depth +-1, other subgroup layouts (warpsM x warpsN) and
+// instruction shapes (cooperative matrix), or other thread tiles (fp32); every one passes
+// canImplement. `current` first, then up to 5 neighbours, the heuristic's favourites first.
+std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const DeviceInfo& device,
+                                        const ConvProblem& problem);
+
+// Timing summary of repeated runs.
+struct TimingStats {
+    int runs = 0;
+    double medianMs = 0, minMs = 0, p10Ms = 0, p90Ms = 0;
+    double spread = 0;  // (p90 - p10) / median
+};
+TimingStats summarizeTimes(std::vector<double> ms);  // percentiles interpolated; throws if empty
+
+// The acceptance rule: a tuned configuration replaces the default only if it is at least
+// minGain faster (time saved, 1 - tuned/default) in the sweep AND again in a second timing of
+// both, back to back, AND every one of the four measurements has a spread under maxSpread.
+struct AcceptanceRule {
+    double minGain = 0.02;
+    double maxSpread = 0.05;
+};
+struct AcceptanceInput {
+    TimingStats tuned, incumbent;                         // from the sweep
+    std::optional<TimingStats> tunedAgain, incumbentAgain;  // the confirming timing
+};
+enum class Verdict {
+    Accepted,
+    NeedsConfirmation,  // faster enough in the sweep: time both again and ask once more
+    KeptNotFaster,
+    KeptUnstable,
+    KeptNotConfirmed,
+};
+struct AcceptanceDecision {
+    Verdict verdict = Verdict::KeptNotFaster;
+    bool accepted() const { return verdict == Verdict::Accepted; }
+    double gain = 0;           // 1 - tuned/incumbent in the sweep
+    double confirmedGain = 0;  // the same in the confirming timing (0 if none)
+    std::string reason;        // "accepted: 7.3% faster, spread 0.4%/0.6%, confirmed" etc.
+};
+AcceptanceDecision decideAcceptance(const AcceptanceInput& input, const AcceptanceRule& rule = {});
+
+}  // namespace vkconv
