@@ -1,5 +1,6 @@
 #include "pipeline.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "pipeline_cache_file.hpp"
@@ -24,9 +25,15 @@ ComputePipeline::ComputePipeline(ContextImpl& ctx, VkPipelineLayout layout, VkPi
     VKCONV_CHECK(vkCreateShaderModule(ctx.device, &moduleInfo, nullptr, &module));
     UniqueShaderModule ownedModule(ctx.device, module);
 
+    // Map entries in constantID order. Vulkan allows any order, but the Khronos validation layer
+    // (Debian 13's) then resolves some constants to the wrong entries and reports cooperative
+    // matrices of shapes the kernel never uses (e.g. MMA_M taken from WARPS_N).
+    std::vector<VkSpecializationMapEntry> entries = key.entries;
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.constantID < b.constantID; });
     VkSpecializationInfo spec{};
-    spec.mapEntryCount = static_cast<uint32_t>(key.entries.size());
-    spec.pMapEntries = key.entries.data();
+    spec.mapEntryCount = static_cast<uint32_t>(entries.size());
+    spec.pMapEntries = entries.data();
     spec.dataSize = key.specData.size();
     spec.pData = key.specData.data();
 
