@@ -24,10 +24,10 @@ TEST_P(ConvChunking, MatchesReferenceUnderNarrowLimits) {
     CheckResult result;
     try {
         result = checkConv(*sharedContext(c.device, false, narrowProfile()).context, c.problem,
-                           c.precision);
+                           c.variant);
     } catch (const std::exception& e) {
         FAIL() << "problem " << c.problem.name << ": " << c.problem.problem.str() << "\n  seed "
-               << c.problem.seed << ", precision " << precisionName(c.precision)
+               << c.problem.seed << ", variant " << variantName(c.variant)
                << ", profile " << narrowProfile().name << "\n  threw: " << e.what();
     }
     if (!result.ran) VKCONV_SKIP_UNAVAILABLE(result);
@@ -50,7 +50,7 @@ TEST_P(ConvTooLargeImage, ThrowsUnsupportedNamingTheLimit) {
     const std::vector<float> weight(size_t(p.weightElements()), 0.5f);
     const std::vector<float> bias(p.bias ? size_t(p.outChannels) : 0, 0.25f);
     ConvOptions options;
-    options.precision = c.precision;
+    options.precision = c.variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
     try {
         Conv2d conv(context, p, weight, bias, options);
         FAIL() << "expected vkconv::Error(Unsupported) for " << p.str() << "; got a plan: "

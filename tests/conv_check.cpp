@@ -3,19 +3,46 @@
 #include <cmath>
 #include <sstream>
 
+#include "config_select.hpp"  // src/: the bf16 variant's configuration
 #include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
 
 namespace vkconv::test {
 
-std::string precisionName(Precision precision) { return toString(precision); }
+std::string variantName(Variant variant) {
+    switch (variant) {
+        case Variant::Fp32: return "fp32";
+        case Variant::Fast: return "fast";
+        case Variant::CoopMatBF16: return "bf16";
+    }
+    return "?";
+}
+
+namespace {
+
+bool hasShape(const DeviceInfo& d, ScalarType operand) {
+    for (const auto& s : d.coopMatShapes)
+        if (s.a == operand && s.b == operand && s.c == ScalarType::F32 && s.result == ScalarType::F32)
+            return true;
+    return false;
+}
+
+}  // namespace
 
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems) {
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
-        for (Precision precision : {Precision::Fp32, Precision::Fast})
-            for (const auto& p : problems) cases.push_back({device, precision, p});
+        for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16}) {
+            if (variant == Variant::CoopMatBF16) {
+                const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
+                if (!d || !d->coopMatKhr || !d->shaderBFloat16 || !hasShape(*d, ScalarType::BF16) ||
+                    !hasShape(*d, ScalarType::F16))
+                    continue;
+            }
+            for (const auto& p : problems) cases.push_back({device, variant, p});
+        }
     return cases;
 }
 
@@ -25,14 +52,14 @@ void PrintTo(const ConvCase& c, std::ostream* os) {
 
 std::string caseName(const ConvCase& c) {
     const std::string device = c.device < 0 ? "nodevice" : "dev" + std::to_string(c.device);
-    return device + "_" + precisionName(c.precision) + "_" + c.problem.name;
+    return device + "_" + variantName(c.variant) + "_" + c.problem.name;
 }
 
-CheckResult checkConv(const Context& context, const NamedProblem& named, Precision precision) {
+CheckResult checkConv(const Context& context, const NamedProblem& named, Variant variant) {
     CheckResult result;
     const ConvProblem& p = named.problem;
     const DeviceInfo& device = context.device();
-    if (precision == Precision::Fast && !device.coopMatKhr) {
+    if (variant != Variant::Fp32 && !device.coopMatKhr) {
         result.skipReason = "device '" + device.name +
                             "' has no VK_KHR_cooperative_matrix: Precision::Fast would run the "
                             "fp32 path, which the fp32 instance already covers";
@@ -46,13 +73,21 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Precisi
         p.bias ? randomValues(named.seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
 
     ConvOptions options;
-    options.precision = precision;
+    options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
+    if (variant == Variant::CoopMatBF16) {
+        try {
+            options.config = detail::selectConfig(Path::CoopMatBF16, device, p).config;
+        } catch (const Error& e) {
+            result.skipReason = e.what();
+            return result;
+        }
+    }
     Conv2d conv(context, p, weight, bias, options);
     std::ostringstream report;
     report << "problem " << named.name << ": " << p.str() << "\n  seed " << named.seed
-           << ", precision " << toString(precision) << ", device '" << device.name << "'"
+           << ", variant " << variantName(variant) << ", device '" << device.name << "'"
            << "\n  config " << conv.describe();
-    if (precision == Precision::Fast && conv.config().path == Path::Fp32) {
+    if (variant != Variant::Fp32 && conv.config().path == Path::Fp32) {
         result.skipReason = "no cooperative-matrix configuration for this problem: " + conv.describe();
         result.report = report.str();
         return result;

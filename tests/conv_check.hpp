@@ -21,25 +21,29 @@ struct CheckResult {
     bool passed() const { return ran && error <= bound; }
 };
 
-// Runs `problem` with `precision` on `context`. For Precision::Fast on a device (or problem)
-// without a cooperative-matrix path, returns ran = false with the reason instead of running the
-// fp32 fallback a second time.
-CheckResult checkConv(const Context& context, const NamedProblem& problem, Precision precision);
+// How a case picks its path: Precision::Fp32, Precision::Fast (the best cooperative-matrix path),
+// or the bf16 cooperative-matrix path forced through its heuristic configuration (registered
+// only on devices that have it besides f16, where Fast would never pick it).
+enum class Variant { Fp32, Fast, CoopMatBF16 };
+std::string variantName(Variant variant);  // "fp32", "fast", "bf16": part of the test name
 
-// Test-name fragment for a precision: "fp32" or "fast".
-std::string precisionName(Precision precision);
+// Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
+// device or problem without a cooperative-matrix path, bf16 without a configuration), returns
+// ran = false with the reason instead of running the fp32 fallback a second time.
+CheckResult checkConv(const Context& context, const NamedProblem& problem, Variant variant);
 
-// One parametrized case: a problem on one device with one precision.
+// One parametrized case: a problem on one device as one variant.
 struct ConvCase {
     int device;  // -1: no device could be listed (the case fails with the reason)
-    Precision precision;
+    Variant variant;
     NamedProblem problem;
 };
 
 // gtest prints a case (in failure messages) by its name and problem.
 void PrintTo(const ConvCase& c, std::ostream* os);
 
-// Every problem x every test device x {Fp32, Fast}.
+// Every problem x every test device x {Fp32, Fast, and CoopMatBF16 where the device has both
+// f16 and bf16 cooperative matrices}.
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems);
 
 // "dev0_fast_alexnet1_n2": gtest's name for a case.
@@ -47,6 +51,7 @@ std::string caseName(const ConvCase& c);
 
 // Reports a path that is not available: a skip (with the reason), or a failure when
 // VKCONV_REQUIRE_COOPMAT=1 says the fast path must run on cooperative matrices here.
+// (bf16 cases exist only where the device lists bf16 shapes, so they never skip for lack of it.)
 #define VKCONV_SKIP_UNAVAILABLE(result)                                                        \
     do {                                                                                       \
         if (::vkconv::test::requireCoopMat())                                                  \

@@ -1,6 +1,7 @@
 // The correctness suite: every problem of test_problems.cpp on every Vulkan device, with
-// Precision::Fp32 and Precision::Fast (the cooperative-matrix path where the device has one),
-// compared with the double-precision reference within errorBound(path).
+// Precision::Fp32 and Precision::Fast (the cooperative-matrix path where the device has one; also
+// the forced bf16 path where a device has it besides f16), compared with the double-precision
+// reference within errorBound(path).
 #include <gtest/gtest.h>
 
 #include "conv_check.hpp"
@@ -17,10 +18,10 @@ TEST_P(ConvCorrectness, MatchesReference) {
     ASSERT_GE(c.device, 0) << listDevicesError();
     CheckResult result;
     try {
-        result = checkConv(*sharedContext(c.device).context, c.problem, c.precision);
+        result = checkConv(*sharedContext(c.device).context, c.problem, c.variant);
     } catch (const std::exception& e) {
         FAIL() << "problem " << c.problem.name << ": " << c.problem.problem.str() << "\n  seed "
-               << c.problem.seed << ", precision " << precisionName(c.precision)
+               << c.problem.seed << ", variant " << variantName(c.variant)
                << "\n  threw: " << e.what();
     }
     if (!result.ran) VKCONV_SKIP_UNAVAILABLE(result);

@@ -73,10 +73,10 @@ TEST_P(ConvValidation, NoValidationMessages) {
     const size_t before = context.validationMessageCount();
     CheckResult result;
     try {
-        result = checkConv(context, c.problem, c.precision);
+        result = checkConv(context, c.problem, c.variant);
     } catch (const std::exception& e) {
         FAIL() << "problem " << c.problem.name << ": " << c.problem.problem.str()
-               << "\n  precision " << precisionName(c.precision) << "\n  threw: " << e.what()
+               << "\n  variant " << variantName(c.variant) << "\n  threw: " << e.what()
                << "\n  last validation message: " << context.lastValidationMessage();
     }
     // Checked before the skip: building a pipeline alone must not upset the layer either.
