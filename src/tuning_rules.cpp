@@ -98,7 +98,16 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
                     v.subgroupSize = s;
                     subgroup.push_back(v);
                 }
-        kinds = {{depth, 2}, {warpLayouts(current), 2}, {mmaShapes(current, d), 1}, {{otherB}, 0}, {subgroup, 0}};
+        std::vector<KernelConfig> lanes;  // the gather loader's taps per pixel
+        if (current.aLoader == ALoader::Gather)
+            for (uint32_t l : {1u, 2u, 4u, 8u})
+                if (l != current.sLanes) {
+                    KernelConfig v = current;
+                    v.sLanes = l;
+                    lanes.push_back(v);
+                }
+        kinds = {{depth, 2},     {warpLayouts(current), 2}, {mmaShapes(current, d), 1},
+                 {{otherB}, 0},  {lanes, 0},                {subgroup, 0}};
     }
 
     std::vector<KernelConfig> out{current};

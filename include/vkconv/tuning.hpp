@@ -95,8 +95,9 @@ Path resolvePath(Precision precision, const DeviceInfo& device, const ConvProble
 
 // The neighbourhood of `current` for micro-tuning: the same workgroup tile (BM, BN, BK), hence
 // the same grid, with pipeline depth +-1, other subgroup layouts (warpsM x warpsN) and
-// instruction shapes (cooperative matrix), or other thread tiles (fp32); every one passes
-// canImplement. `current` first, then up to 5 neighbours, the heuristic's favourites first.
+// instruction shapes, then B's path or the gather lanes (cooperative matrix), or other thread
+// tiles (fp32); every one passes canImplement. `current` first, then up to 5 neighbours: depth
+// first, then the heuristic's favourites of each kind.
 std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const DeviceInfo& device,
                                         const ConvProblem& problem);
 

@@ -9,5 +9,7 @@
 #include "vkconv/device_profile.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
+#include "vkconv/pipeline_cache.hpp"
 #include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
+#include "vkconv/tuning.hpp"

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 
+#include "cache_options.hpp"
 #include "commands.hpp"
 #include "device_options.hpp"
 #include "npy.hpp"
@@ -33,6 +34,8 @@ struct RunFlags {
     bool checkAll = false;
     NumpyPaths numpy;
     std::string output;
+    CacheFlags cache;
+    bool explain = false;
 };
 
 constexpr int64_t kGpuBatch = 256;  // alexnet1's batch
@@ -117,7 +120,7 @@ int runRun(const RunFlags& f) {
     else
         buildProblem(f.problem, kCpuBatch);
 
-    Context context = makeContext(f.device);
+    Context context = makeContext(f.device, cacheContextOptions(f.cache));
     const DeviceInfo& device = context.device();
     if (!numpyMode(f))
         inputs = randomInputs(buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch), f.seed);
@@ -134,10 +137,16 @@ int runRun(const RunFlags& f) {
 
     ConvOptions options;
     options.precision = precision;
+    options.useTuningCache = !f.cache.noTuningCache;
+    const auto planStart = std::chrono::steady_clock::now();
     Conv2d conv(context, problem, inputs.weight, inputs.bias, options);
+    const double planMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - planStart).count();
     const Path path = conv.config().path;
     std::cout << "path:        " << toString(path) << " (precision " << toString(precision) << ")\n";
     std::cout << "config:      " << conv.describe() << "\n";
+    std::cout << "plan:        " << describePlanTime(context, planMs) << "\n";
+    if (f.explain) printExplanation(std::cout, context, conv);
     std::cout.flush();
 
     const auto outShape = problem.outputShape();
@@ -226,6 +235,9 @@ void registerRunCommand(CLI::App& app, CommandAction& action) {
         ->type_name("B.npy");
     cmd->add_option("--output", f->output, "NumPy mode: write the result Y, float32 (N, K, OH, OW)")
         ->type_name("Y.npy");
+    addCacheFlags(*cmd, f->cache, "ignore the tuning cache: use the heuristic's configuration", true);
+    cmd->add_flag("--explain", f->explain,
+                  "print the candidates the heuristic weighed and why the configuration was chosen");
     cmd->callback([f, &action] { action = [f] { return runRun(*f); }; });
 }
 

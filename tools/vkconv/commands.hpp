@@ -19,5 +19,6 @@ constexpr int kExitError = 2;        // bad input or a failure before a result e
 
 void registerDevicesCommand(CLI::App& app, CommandAction& action);
 void registerRunCommand(CLI::App& app, CommandAction& action);
+void registerSweepCommand(CLI::App& app, CommandAction& action);
 
 }  // namespace vkconv::cli

@@ -24,8 +24,7 @@ void addDeviceFlags(CLI::App& command, DeviceFlags& f) {
                      "enable the Khronos validation layer; any message is a failure");
 }
 
-Context makeContext(const DeviceFlags& f) {
-    ContextOptions options;
+Context makeContext(const DeviceFlags& f, ContextOptions options) {
     options.deviceIndex = f.device;
     options.validation = f.validation;
     if (!f.profile.empty()) options.profile = DeviceProfile::byName(f.profile);

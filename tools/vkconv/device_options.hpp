@@ -19,8 +19,9 @@ struct DeviceFlags {
 // Adds --device --profile --validation to `command`, bound to `flags`.
 void addDeviceFlags(CLI::App& command, DeviceFlags& flags);
 
-// The Context the flags ask for. Throws vkconv::Error (unknown profile, no such device, ...).
-Context makeContext(const DeviceFlags& flags);
+// The Context the flags ask for, on top of `base` (e.g. its cache options). Throws vkconv::Error
+// (unknown profile, no such device, ...).
+Context makeContext(const DeviceFlags& flags, ContextOptions base = {});
 
 // With --validation: throws vkconv::Error if the validation layer reported anything.
 void requireNoValidationMessages(const DeviceFlags& flags, const Context& context);

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
         CommandAction action;
         registerDevicesCommand(app, action);
         registerRunCommand(app, action);
+        registerSweepCommand(app, action);
 
         // CLI11 reports a mistyped command as "A subcommand is required"; name it instead.
         const auto names = commandNames(app);

@@ -1,0 +1,310 @@
+// The tuning cache and the persistent pipeline-cache file (include/vkconv/tuning.hpp,
+// pipeline_cache.hpp). All on made-up devices and temporary folders, except the last case, which
+// plans a Conv2d on each real device to check that a cache entry is used (and ignored when the
+// option is off). The acceptance rule and the neighbourhood: tuning_rules_test.cpp.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "pipeline_cache_file.hpp"
+#include "test_devices.hpp"
+#include "tuning_fakes.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv {
+namespace {
+
+// A fresh folder under /tmp, removed with everything in it at the end of the test.
+class TempDir {
+public:
+    TempDir() {
+        char path[] = "/tmp/vkconv-tuning-test-XXXXXX";
+        if (!mkdtemp(path)) throw std::runtime_error("mkdtemp failed");
+        path_ = path;
+    }
+    ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    const std::string& path() const { return path_; }
+    std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+void writeText(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::string readText(const std::string& path) {
+    std::ostringstream s;
+    s << std::ifstream(path, std::ios::binary).rdbuf();
+    return s.str();
+}
+
+KernelConfig fp32Config(uint32_t bm = 64, uint32_t bn = 32, uint32_t tm = 4, uint32_t tn = 2) {
+    KernelConfig c;
+    c.path = Path::Fp32;
+    c.bm = bm, c.bn = bn, c.bk = 8, c.tm = tm, c.tn = tn;
+    return c;
+}
+
+// Every field, one by one: KernelConfig::operator== compares names, which could hide a field
+// that the name does not show.
+void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
+    EXPECT_EQ(a.path, b.path);
+    EXPECT_EQ(a.bm, b.bm);
+    EXPECT_EQ(a.bn, b.bn);
+    EXPECT_EQ(a.bk, b.bk);
+    EXPECT_EQ(a.tm, b.tm);
+    EXPECT_EQ(a.tn, b.tn);
+    EXPECT_EQ(a.warpsM, b.warpsM);
+    EXPECT_EQ(a.warpsN, b.warpsN);
+    EXPECT_EQ(a.mmaM, b.mmaM);
+    EXPECT_EQ(a.mmaN, b.mmaN);
+    EXPECT_EQ(a.mmaK, b.mmaK);
+    EXPECT_EQ(a.stages, b.stages);
+    EXPECT_EQ(a.aLoader, b.aLoader);
+    EXPECT_EQ(a.bGlobal, b.bGlobal);
+    EXPECT_EQ(a.debugSkip, b.debugSkip);
+    EXPECT_EQ(a.sLanes, b.sLanes);
+    EXPECT_EQ(a.tileH, b.tileH);
+    EXPECT_EQ(a.tileW, b.tileW);
+    EXPECT_EQ(a.subgroupSize, b.subgroupSize);
+}
+
+TEST(TuningCache, ConfigJsonKeepsEveryField) {
+    KernelConfig c;
+    c.path = Path::CoopMatBF16;
+    c.bm = 96, c.bn = 48, c.bk = 32, c.tm = 8, c.tn = 2, c.warpsM = 3, c.warpsN = 4;
+    c.mmaM = 16, c.mmaN = 8, c.mmaK = 32, c.stages = 3, c.aLoader = ALoader::Patch, c.bGlobal = true;
+    c.debugSkip = 5, c.sLanes = 4, c.tileH = 3, c.tileW = 32, c.subgroupSize = 64;
+    expectSameFields(configFromJson(configToJson(c)), c);
+    // A new KernelConfig field must be added to the serialization (src/tuning_cache.cpp) and to
+    // expectSameFields above; this size check is the reminder.
+    EXPECT_EQ(sizeof(KernelConfig), 76u) << "KernelConfig changed: update src/tuning_cache.cpp";
+    EXPECT_THROW(configFromJson("{\"path\": \"fp32\"}"), Error);
+    EXPECT_THROW(configFromJson("not json"), Error);
+}
+
+TEST(TuningCache, EntryRoundTripsThroughTheFile) {
+    TempDir dir;
+    const DeviceInfo device = fakeDevice();
+    const ConvProblem problem = smallProblem();
+    const KernelConfig config = fp32Config();
+    ASSERT_EQ(canImplement(config, device, problem), "");
+    {
+        TuningCache cache(dir.path());
+        EXPECT_EQ(cache.size(), 0u);
+        EXPECT_TRUE(cache.notes().empty());
+        cache.put(device, problem, TuningEntry{config, 1.25, "", "accepted: test"});
+        cache.save();
+    }
+    TuningCache cache(dir.path());
+    EXPECT_TRUE(cache.notes().empty());
+    EXPECT_EQ(cache.size(), 1u);
+    const auto entry = cache.find(device, problem, Path::Fp32);
+    ASSERT_TRUE(entry);
+    expectSameFields(entry->config, config);
+    EXPECT_DOUBLE_EQ(entry->ms, 1.25);
+    EXPECT_EQ(entry->decision, "accepted: test");
+    EXPECT_EQ(entry->date.size(), 20u) << entry->date;  // 2026-11-21T10:00:00Z
+    // Keyed by problem and path: another batch or the other path has no entry.
+    ConvProblem other = problem;
+    other.batch = 3;
+    EXPECT_FALSE(cache.find(device, other, Path::Fp32));
+    EXPECT_FALSE(cache.find(device, problem, Path::CoopMatF16));
+    // No temporary files are left behind.
+    EXPECT_EQ(std::system(("test $(ls -A '" + dir.path() + "' | wc -l) -eq 1").c_str()), 0);
+}
+
+TEST(TuningCache, EntriesOfAnotherDeviceOrDriverAreIgnoredAndKept) {
+    TempDir dir;
+    const DeviceInfo device = fakeDevice();
+    DeviceInfo newDriver = fakeDevice(0x01020305);
+    DeviceInfo otherUuid = fakeDevice(0x01020304, 0xcd);
+    DeviceInfo otherDevice = fakeDevice();
+    otherDevice.deviceId = 0x2330;
+    const ConvProblem problem = smallProblem();
+    {
+        TuningCache cache(dir.path());
+        cache.put(device, problem, TuningEntry{fp32Config(), 1.0, "", ""});
+        cache.save();
+    }
+    {
+        TuningCache cache(dir.path());
+        EXPECT_TRUE(cache.find(device, problem, Path::Fp32));
+        EXPECT_FALSE(cache.find(newDriver, problem, Path::Fp32));
+        EXPECT_FALSE(cache.find(otherUuid, problem, Path::Fp32));
+        EXPECT_FALSE(cache.find(otherDevice, problem, Path::Fp32));
+        // Saving for the new driver keeps the old driver's entry in the file.
+        cache.put(newDriver, problem, TuningEntry{fp32Config(64, 64, 4, 4), 2.0, "", ""});
+        cache.save();
+    }
+    TuningCache cache(dir.path());
+    EXPECT_EQ(cache.size(), 2u);
+    EXPECT_EQ(cache.find(device, problem, Path::Fp32)->config.bn, 32u);
+    EXPECT_EQ(cache.find(newDriver, problem, Path::Fp32)->config.bn, 64u);
+}
+
+TEST(TuningCache, CorruptFileIsReportedIgnoredAndReplaced) {
+    const DeviceInfo device = fakeDevice();
+    const ConvProblem problem = smallProblem();
+    for (const std::string& text :
+         {std::string("{ this is not JSON"), std::string("[1, 2, 3]"),
+          std::string("{\"format\": \"vkconv tuning cache\", \"version\": 99, \"devices\": {}}"),
+          // Valid JSON, but an entry's bm is text: the whole file is not trusted.
+          "{\"format\": \"vkconv tuning cache\", \"version\": 1, \"devices\": {\"" + deviceKey(device) +
+              "\": {\"entries\": {\"" + problemKey(problem, Path::Fp32) +
+              "\": {\"config\": {\"path\": \"fp32\", \"bm\": \"sixty-four\"}, \"ms\": 1, \"date\": \"x\"}}}}}"}) {
+        SCOPED_TRACE(text);
+        TempDir dir;
+        writeText(dir.file("tuning.json"), text);
+        std::vector<std::string> warnings;
+        TuningCache cache(dir.path(), [&](const std::string& w) { warnings.push_back(w); });
+        ASSERT_EQ(warnings.size(), 1u);
+        EXPECT_NE(warnings[0].find("corrupt"), std::string::npos) << warnings[0];
+        ASSERT_EQ(cache.notes().size(), 1u);
+        EXPECT_EQ(cache.size(), 0u);
+        EXPECT_FALSE(cache.find(device, problem, Path::Fp32));
+        cache.put(device, problem, TuningEntry{fp32Config(), 1.0, "", ""});
+        cache.save();
+        TuningCache reread(dir.path(), [&](const std::string& w) { ADD_FAILURE() << w; });
+        EXPECT_TRUE(reread.notes().empty());
+        EXPECT_TRUE(reread.find(device, problem, Path::Fp32));
+    }
+}
+
+TEST(TuningCache, EntryThatCannotRunIsIgnored) {
+    TempDir dir;
+    DeviceInfo device = fakeDevice();
+    const ConvProblem problem = smallProblem();
+    TuningCache cache(dir.path());
+    cache.put(device, problem, TuningEntry{fp32Config(128, 64, 1, 1), 1.0, "", ""});  // 8192 threads
+    std::string why;
+    EXPECT_FALSE(cache.find(device, problem, Path::Fp32, &why));
+    EXPECT_NE(why.find("cannot run here"), std::string::npos) << why;
+    KernelConfig diagnostic = fp32Config();
+    diagnostic.debugSkip = 1;
+    cache.put(device, problem, TuningEntry{diagnostic, 1.0, "", ""});
+    EXPECT_FALSE(cache.find(device, problem, Path::Fp32, &why));
+    EXPECT_NE(why.find("diagnostic"), std::string::npos) << why;
+}
+
+TEST(TuningCache, ConcurrentSavesMerge) {
+    TempDir dir;
+    const DeviceInfo device = fakeDevice();
+    ConvProblem a = smallProblem(), b = smallProblem();
+    b.batch = 7;
+    TuningCache first(dir.path()), second(dir.path());
+    first.put(device, a, TuningEntry{fp32Config(), 1.0, "", ""});
+    second.put(device, b, TuningEntry{fp32Config(), 2.0, "", ""});
+    first.save();
+    second.save();  // read before `first` saved; must not drop its entry
+    TuningCache merged(dir.path());
+    EXPECT_TRUE(merged.find(device, a, Path::Fp32));
+    EXPECT_TRUE(merged.find(device, b, Path::Fp32));
+}
+
+TEST(TuningCache, FolderFromEnvironment) {
+    const char* saved = std::getenv("VKCONV_CACHE_DIR");
+    const std::string restore = saved ? saved : "";
+    setenv("VKCONV_CACHE_DIR", "/tmp/somewhere", 1);
+    EXPECT_EQ(resolveCacheDir(), "/tmp/somewhere");
+    EXPECT_EQ(resolveCacheDir("/explicit"), "/explicit");
+    unsetenv("VKCONV_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+    EXPECT_EQ(resolveCacheDir(), "/tmp/xdg/vkconv");
+    unsetenv("XDG_CACHE_HOME");
+    if (saved) setenv("VKCONV_CACHE_DIR", restore.c_str(), 1);
+    EXPECT_EQ(TuningCache("/explicit/dir").file(), "/explicit/dir/tuning.json");
+}
+
+TEST(PipelineCacheFile, ValidatedBeforeUse) {
+    using namespace detail;
+    TempDir dir;
+    const DeviceInfo device = fakeDevice();
+    const std::string path = dir.file(pipelineCacheFileName(device));
+    EXPECT_EQ(pipelineCacheFileName(device),
+              "pipelines-10de-2335-abababababababababababababababab.bin");
+    // A driver blob: the Vulkan header for this device, then some payload.
+    VkPipelineCacheHeaderVersionOne header{};
+    header.headerSize = sizeof header;
+    header.headerVersion = VK_PIPELINE_CACHE_HEADER_VERSION_ONE;
+    header.vendorID = device.vendorId;
+    header.deviceID = device.deviceId;
+    std::copy(device.pipelineCacheUUID.begin(), device.pipelineCacheUUID.end(), header.pipelineCacheUUID);
+    const std::string blob = std::string(reinterpret_cast<const char*>(&header), sizeof header) + "compiled code";
+
+    std::string note;
+    EXPECT_EQ(loadPipelineCacheData(path, device, note), "");
+    EXPECT_NE(note.find("no file"), std::string::npos) << note;
+    savePipelineCacheData(path, device, blob);
+    EXPECT_EQ(loadPipelineCacheData(path, device, note), blob);
+    EXPECT_NE(note.find("warm"), std::string::npos) << note;
+
+    EXPECT_EQ(loadPipelineCacheData(path, fakeDevice(0x01020399), note), "") << "another driver version";
+    DeviceInfo otherUuid = fakeDevice(0x01020304, 0x11);
+    EXPECT_EQ(loadPipelineCacheData(path, otherUuid, note), "") << "another pipelineCacheUUID";
+    EXPECT_NE(note.find("ignored"), std::string::npos) << note;
+
+    const std::string good = readText(path);
+    std::string damaged = good;
+    damaged[damaged.size() - 3] ^= 0x40;
+    writeText(path, damaged);
+    EXPECT_EQ(loadPipelineCacheData(path, device, note), "");
+    EXPECT_NE(note.find("damaged"), std::string::npos) << note;
+    writeText(path, good.substr(0, good.size() - 5));
+    EXPECT_EQ(loadPipelineCacheData(path, device, note), "");
+    EXPECT_NE(note.find("truncated"), std::string::npos) << note;
+    writeText(path, "garbage");
+    EXPECT_EQ(loadPipelineCacheData(path, device, note), "");
+}
+
+// On each real device: an entry in the tuning cache decides the configuration of a Conv2d
+// planned without one, unless ConvOptions::useTuningCache is off.
+class TuningCacheOnDevice : public ::testing::TestWithParam<int> {};
+
+TEST_P(TuningCacheOnDevice, Conv2dUsesTheEntry) {
+    if (GetParam() < 0) FAIL() << test::listDevicesError();
+    TempDir dir;
+    ContextOptions options;
+    options.deviceIndex = GetParam();
+    options.cacheDir = dir.path();
+    Context context(options);
+    ConvProblem problem;
+    problem.batch = 1, problem.inChannels = 3, problem.height = problem.width = 16, problem.outChannels = 8;
+    problem.kernelH = problem.kernelW = 3;
+    const std::vector<float> weight(size_t(problem.weightElements()), 0.5f), bias(8, 0.25f);
+    const Path path = resolvePath(Precision::Fast, context.device(), problem);
+    const auto ranked = rankConfigs(path, context.device(), problem);
+    ASSERT_GE(ranked.size(), 2u);
+    const KernelConfig tuned = ranked[1].config;  // not the heuristic's choice
+
+    EXPECT_EQ(Conv2d(context, problem, weight, bias).config(), ranked[0].config);
+    {
+        TuningCache cache(dir.path());
+        cache.put(context.device(), problem, TuningEntry{tuned, 0.5, "", "test"});
+        cache.save();
+    }
+    Conv2d conv(context, problem, weight, bias);
+    EXPECT_EQ(conv.config(), tuned);
+    EXPECT_NE(conv.describe().find("configuration from the tuning cache (measured 0.5 ms"), std::string::npos)
+        << conv.describe();
+    ConvOptions off;
+    off.useTuningCache = false;
+    EXPECT_EQ(Conv2d(context, problem, weight, bias, off).config(), ranked[0].config);
+
+    // A corrupt file: the heuristic decides, and describe() says why.
+    writeText(dir.file("tuning.json"), "{ corrupt");
+    Conv2d fallback(context, problem, weight, bias);
+    EXPECT_EQ(fallback.config(), ranked[0].config);
+    EXPECT_NE(fallback.describe().find("corrupt"), std::string::npos) << fallback.describe();
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, TuningCacheOnDevice, ::testing::ValuesIn(test::testDeviceIndices()));
+
+}  // namespace
+}  // namespace vkconv

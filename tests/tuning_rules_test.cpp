@@ -1,0 +1,118 @@
+// The pure parts of tuning (include/vkconv/tuning.hpp): the acceptance rule fed with made-up
+// timings, timing statistics, and the micro-tuning neighbourhood on made-up devices.
+#include <gtest/gtest.h>
+
+#include "tuning_fakes.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv {
+namespace {
+
+TimingStats stats(double median, double spread) {
+    TimingStats t;
+    t.runs = 20;
+    t.medianMs = t.minMs = median;
+    t.p10Ms = median * (1 - spread / 2);
+    t.p90Ms = median * (1 + spread / 2);
+    t.spread = spread;
+    return t;
+}
+
+TEST(AcceptanceRule, AcceptsOnlyAConfirmedStableGainOfTwoPercent) {
+    AcceptanceInput in;
+    in.incumbent = stats(1.000, 0.01);
+    in.tuned = stats(0.927, 0.004);
+    AcceptanceDecision d = decideAcceptance(in);
+    EXPECT_EQ(d.verdict, Verdict::NeedsConfirmation) << d.reason;
+    EXPECT_FALSE(d.accepted());
+    in.incumbentAgain = stats(1.000, 0.006);
+    in.tunedAgain = stats(0.930, 0.004);
+    d = decideAcceptance(in);
+    EXPECT_EQ(d.verdict, Verdict::Accepted) << d.reason;
+    EXPECT_NEAR(d.gain, 0.073, 1e-9);
+    EXPECT_NEAR(d.confirmedGain, 0.070, 1e-9);
+    EXPECT_EQ(d.reason.rfind("accepted: 7.3% faster, spread 0.4%/0.6%, confirmed", 0), 0u) << d.reason;
+}
+
+TEST(AcceptanceRule, KeepsTheDefault) {
+    AcceptanceInput in;
+    in.incumbent = stats(1.000, 0.01);
+    in.tuned = stats(0.989, 0.01);  // 1.1% faster
+    AcceptanceDecision d = decideAcceptance(in);
+    EXPECT_EQ(d.verdict, Verdict::KeptNotFaster);
+    EXPECT_EQ(d.reason.rfind("kept default: only 1.1% faster", 0), 0u) << d.reason;
+
+    in.tuned = stats(1.050, 0.01);  // slower
+    EXPECT_EQ(decideAcceptance(in).verdict, Verdict::KeptNotFaster);
+
+    in.tuned = stats(0.900, 0.09);  // 10% faster but noisy
+    in.tunedAgain = stats(0.900, 0.01);
+    in.incumbentAgain = stats(1.000, 0.01);
+    d = decideAcceptance(in);
+    EXPECT_EQ(d.verdict, Verdict::KeptUnstable);
+    EXPECT_EQ(d.reason.rfind("kept default: unstable (spread 9.0%", 0), 0u) << d.reason;
+
+    in.tuned = stats(0.900, 0.01);
+    in.incumbentAgain = stats(1.000, 0.051);  // the default's second timing is noisy
+    EXPECT_EQ(decideAcceptance(in).verdict, Verdict::KeptUnstable);
+
+    in.incumbentAgain = stats(1.000, 0.01);
+    in.tunedAgain = stats(0.995, 0.01);  // the gain does not survive the second timing
+    d = decideAcceptance(in);
+    EXPECT_EQ(d.verdict, Verdict::KeptNotConfirmed);
+    EXPECT_NE(d.reason.find("not confirmed"), std::string::npos) << d.reason;
+
+    // Thresholds are parameters.
+    AcceptanceRule strict;
+    strict.minGain = 0.15;
+    in.tunedAgain = stats(0.900, 0.01);
+    EXPECT_EQ(decideAcceptance(in, strict).verdict, Verdict::KeptNotFaster);
+}
+
+TEST(AcceptanceRule, SummarizesTimes) {
+    std::vector<double> ms;
+    for (int i = 1; i <= 21; ++i) ms.push_back(double(i));
+    const TimingStats t = summarizeTimes(ms);
+    EXPECT_EQ(t.runs, 21);
+    EXPECT_DOUBLE_EQ(t.medianMs, 11);
+    EXPECT_DOUBLE_EQ(t.minMs, 1);
+    EXPECT_DOUBLE_EQ(t.p10Ms, 3);
+    EXPECT_DOUBLE_EQ(t.p90Ms, 19);
+    EXPECT_DOUBLE_EQ(t.spread, 16.0 / 11.0);
+    EXPECT_THROW(summarizeTimes({}), Error);
+}
+
+void checkNearby(const DeviceInfo& device, const ConvProblem& problem, Path path) {
+    const auto ranked = rankConfigs(path, device, problem);
+    ASSERT_FALSE(ranked.empty());
+    // The heuristic's choice and a few others of its top 20.
+    for (size_t i : {size_t(0), size_t(3), size_t(11), size_t(19)}) {
+        if (i >= ranked.size()) break;
+        const KernelConfig& current = ranked[i].config;
+        SCOPED_TRACE(current.str());
+        const auto nearby = nearbyConfigs(current, device, problem);
+        ASSERT_GE(nearby.size(), 3u);
+        EXPECT_LE(nearby.size(), 6u);
+        EXPECT_EQ(nearby.front(), current);
+        for (size_t j = 0; j < nearby.size(); ++j) {
+            const KernelConfig& c = nearby[j];
+            EXPECT_EQ(canImplement(c, device, problem), "") << c.str();
+            EXPECT_EQ(c.bm, current.bm) << c.str();  // same tile, same grid
+            EXPECT_EQ(c.bn, current.bn) << c.str();
+            EXPECT_EQ(c.bk, current.bk) << c.str();
+            for (size_t k = 0; k < j; ++k) EXPECT_FALSE(nearby[k] == c) << "twice: " << c.str();
+        }
+    }
+}
+
+TEST(NearbyConfigs, SameTileThreeToSixIncludingTheCurrent) {
+    checkNearby(fakeDevice(), ConvProblem::alexnet1(8), Path::Fp32);
+    checkNearby(fakeDevice(), smallProblem(), Path::Fp32);
+    checkNearby(fakeCoopMatDevice(false), ConvProblem::alexnet1(256), Path::CoopMatF16);
+    checkNearby(fakeCoopMatDevice(false), smallProblem(), Path::CoopMatF16);
+    checkNearby(fakeCoopMatDevice(true), ConvProblem::alexnet1(2), Path::CoopMatF16);
+}
+
+}  // namespace
+}  // namespace vkconv

@@ -1,0 +1,231 @@
+// `vkconv sweep`: measure the configurations of every path for one problem (the same flags as
+// `vkconv run`) or a suite of bench/shapes.json, check each against the CPU reference, time it,
+// apply the acceptance rule against the current default and record the verdict in the tuning
+// cache, which every later Conv2d (and `vkconv run`) on this device and driver then uses.
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cache_options.hpp"
+#include "commands.hpp"
+#include "device_options.hpp"
+#include "problem_options.hpp"
+#include "shapes.hpp"
+#include "sweep_path.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv::cli {
+
+namespace {
+
+struct SweepFlags {
+    ProblemFlags problem;
+    DeviceFlags device;
+    CacheFlags cache;
+    std::string suite, shape, shapesFile, precision = "all", json;
+    SweepSettings settings;
+    double minGainPercent = 2, maxSpreadPercent = 5;
+    size_t top = 10;
+    bool noSave = false;
+    uint64_t seed = 1;
+};
+
+// The same default batches as `vkconv run`, so that a run with the same flags finds the entry.
+constexpr int64_t kGpuBatch = 256, kCpuBatch = 8;
+
+struct NamedProblem {
+    std::string name;
+    ConvProblem problem;
+};
+
+std::vector<NamedProblem> problemsToSweep(const SweepFlags& f, const DeviceInfo& device) {
+    if (f.suite.empty() && f.shape.empty())
+        return {{"problem", buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch)}};
+    for (const std::string& flag : f.problem.givenShapeFlags())
+        if (flag != "--batch")
+            throw invalidArgument(flag, "given", "the suite's shapes set the sizes; only --batch applies with --suite/--shape");
+    const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, ""));
+    std::vector<bench::BenchShape> shapes =
+        f.shape.empty() ? bench::suiteShapes(catalog, f.suite) : std::vector<bench::BenchShape>{bench::shapeByName(catalog, f.shape)};
+    std::vector<NamedProblem> out;
+    for (auto& s : shapes) {
+        ConvProblem p = s.problem;
+        p.batch = f.problem.given("--batch") ? buildProblem(f.problem, 1).batch : device.isCpu() ? s.cpuBatch : p.batch;
+        p.validate();
+        out.push_back({s.name, p});
+    }
+    return out;
+}
+
+std::vector<Path> pathsToSweep(const std::string& precision, const DeviceInfo& device, const ConvProblem& problem) {
+    if (precision == "fp32") return {Path::Fp32};
+    const Path fast = resolvePath(Precision::Fast, device, problem);
+    if (precision == "fast" || fast == Path::Fp32) return {fast};
+    return {fast, Path::Fp32};
+}
+
+void checkFlags(const SweepFlags& f) {
+    if (f.precision != "all" && f.precision != "fast" && f.precision != "fp32")
+        throw invalidArgument("--precision", f.precision, "expected fast, fp32 or all");
+    if (f.settings.timing.iterations < 1) throw invalidArgument("--iterations", f.settings.timing.iterations, "must be >= 1");
+    if (f.settings.timing.warmup < 0) throw invalidArgument("--warmup", f.settings.timing.warmup, "must be >= 0");
+    if (f.settings.candidates < 1) throw invalidArgument("--candidates", f.settings.candidates, "must be >= 1");
+    if (f.settings.nearby && f.settings.all) throw invalidArgument("--all", "given", "contradicts --nearby");
+    if (!f.suite.empty() && !f.shape.empty()) throw invalidArgument("--shape", f.shape, "cannot be combined with --suite");
+    if (f.minGainPercent < 0) throw invalidArgument("--min-gain", f.minGainPercent, "must be >= 0 (percent)");
+    if (f.maxSpreadPercent <= 0) throw invalidArgument("--max-spread", f.maxSpreadPercent, "must be > 0 (percent)");
+}
+
+std::string pct(double percent) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g%%", percent);
+    return buf;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+void writeJson(const SweepFlags& f, const std::vector<ProblemSweep>& results, const DeviceInfo& device,
+               double seconds) {
+    if (f.json.empty()) return;
+    std::ofstream out(f.json);
+    out << sweepJson(results, device, f.settings.nearby ? "nearby" : f.settings.all ? "all" : "pruned", seconds);
+    if (!out) throw Error(Error::Kind::Io, "cannot write " + f.json);
+}
+
+int runSweep(SweepFlags f) {
+    checkFlags(f);
+    f.settings.rule.minGain = f.minGainPercent / 100;
+    f.settings.rule.maxSpread = f.maxSpreadPercent / 100;
+    if (f.suite.empty() && f.shape.empty()) buildProblem(f.problem, kCpuBatch);  // bad flags fail before device setup
+    const auto t0 = std::chrono::steady_clock::now();
+
+    // The sweep builds hundreds of pipelines; keeping them all in the persistent pipeline cache
+    // would bloat it, so it stays off here (a later `vkconv run` fills it with what it uses).
+    ContextOptions contextOptions = cacheContextOptions(f.cache);
+    contextOptions.persistentPipelineCache = false;
+    Context context = makeContext(f.device, contextOptions);
+    const DeviceInfo& device = context.device();
+    if (device.timestampPeriodNs <= 0)
+        throw Error(Error::Kind::Unsupported, "device '" + device.name + "' has no compute-queue timestamps; "
+                                              "the sweep times with them");
+    const std::vector<NamedProblem> problems = problemsToSweep(f, device);
+    TuningCache cache(f.cache.dir);
+
+    const bool terminal = ::isatty(STDOUT_FILENO);
+    std::cout << "device:   " << describeDevice(device) << "\n";
+    std::cout << "mode:     "
+              << (f.settings.nearby ? "nearby: the current choice and up to 5 neighbours (same tile and grid)"
+                  : f.settings.all  ? "full: every valid configuration"
+                                    : "full, pruned: the heuristic's top " + std::to_string(f.settings.candidates) +
+                                         " per path (--candidates N, --all)")
+              << "\n";
+    std::cout << "timing:   " << f.settings.timing.warmup << " warm-up + " << f.settings.timing.iterations
+              << " timed runs per configuration, GPU timestamps; median, spread = (p90 - p10) / median\n";
+    std::cout << "check:    first and last image against the CPU reference; a wrong or failing configuration "
+                 "is never selected\n";
+    std::cout << "rule:     a tuned configuration replaces the default only if >= " << pct(f.minGainPercent)
+              << " faster and every spread < " << pct(f.maxSpreadPercent)
+              << ", confirmed by a second back-to-back timing of both\n";
+    std::cout << "cache:    " << (cache.file().empty() ? "(none)" : cache.file()) << " (" << cache.size()
+              << " entries" << (f.cache.noTuningCache ? "; ignored as defaults: --no-tuning-cache" : "")
+              << (f.noSave ? "; not written: --no-save" : "") << ")\n";
+    for (const auto& note : cache.notes()) std::cout << "          " << note << "\n";
+    std::cout.flush();
+
+    Progress progress(std::cout, terminal);
+    std::vector<ProblemSweep> results;
+    size_t wrong = 0;
+    bool nothingPassed = false;
+    for (size_t i = 0; i < problems.size(); ++i) {
+        const auto p0 = std::chrono::steady_clock::now();
+        ProblemSweep ps;
+        ps.name = problems[i].name;
+        ps.problem = problems[i].problem;
+        std::cout << "\n== [" << i + 1 << "/" << problems.size() << "] " << ps.name << ": " << ps.problem.str()
+                  << " (" << ps.problem.flops() * 1e-9 << " GFLOP)\n" << std::flush;
+        SweepBench bench(context, ps.problem, f.seed);
+        bool changed = false;
+        for (Path path : pathsToSweep(f.precision, device, ps.problem)) {
+            SweepDefault start;
+            if (!f.cache.noTuningCache) start.cached = cache.find(device, ps.problem, path, &start.note);
+            PathSweep s = sweepPath(bench, device, path, start, f.settings, progress,
+                                    ps.name + " " + toString(path));
+            for (const auto& r : s.results) wrong += r.status == CandidateResult::Status::Wrong;
+            nothingPassed |= s.chosenMs == 0;
+            if (s.chosenMs > 0 && !f.noSave) {
+                cache.put(device, ps.problem, TuningEntry{s.chosen, s.chosenMs, "", s.decision});
+                s.cacheNote = "recorded " + s.chosen.str() + " for this device, driver and problem";
+                changed = true;
+            } else {
+                s.cacheNote = f.noSave ? "not written (--no-save)" : "nothing recorded";
+            }
+            printPathReport(std::cout, ps, s, f.top);
+            std::cout.flush();
+            ps.paths.push_back(std::move(s));
+        }
+        if (changed) {
+            cache.save();  // after every problem, so an interrupted suite keeps what it measured
+            std::cout << "  saved:     " << cache.file() << "\n";
+        }
+        ps.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
+        results.push_back(std::move(ps));
+        writeJson(f, results, device, secondsSince(t0));  // after every problem, like the cache
+    }
+    const double seconds = secondsSince(t0);
+    printSummary(std::cout, results, seconds);
+    if (wrong)
+        std::cout << "warning: " << wrong << " configuration(s) gave wrong results (listed above; never selected): "
+                  << "a kernel bug worth reporting\n";
+    if (!f.json.empty()) std::cout << "json:     " << f.json << "\n";
+    requireNoValidationMessages(f.device, context);
+    return nothingPassed ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace
+
+void registerSweepCommand(CLI::App& app, CommandAction& action) {
+    auto f = std::make_shared<SweepFlags>();
+    CLI::App* cmd = app.add_subcommand(
+        "sweep", "measure every configuration for a problem or suite, keep the best in the tuning cache");
+    addProblemFlags(*cmd, f->problem);
+    addDeviceFlags(*cmd, f->device);
+    addCacheFlags(*cmd, f->cache, "do not start from the tuning cache's entries: the default is the heuristic's", false);
+    cmd->add_option("--suite", f->suite, "sweep a suite of bench/shapes.json instead of one problem")
+        ->type_name("alexnet1|layers");
+    cmd->add_option("--shape", f->shape, "sweep one named shape of bench/shapes.json")->type_name("NAME");
+    cmd->add_option("--shapes", f->shapesFile,
+                    "the shapes file (default: shapes.json next to the binary, else the source tree's)")
+        ->type_name("FILE");
+    cmd->add_option("--precision", f->precision,
+                    "paths to sweep: fast (the cooperative-matrix path, else fp32), fp32, or all (both; default)")
+        ->type_name("fast|fp32|all");
+    cmd->add_option("--candidates", f->settings.candidates,
+                    "time the heuristic's top N configurations per path (default 150)")
+        ->type_name("N");
+    cmd->add_flag("--all", f->settings.all, "time every valid configuration (can take long on GPUs with many)");
+    cmd->add_flag("--nearby", f->settings.nearby,
+                  "micro-tune: the current choice and up to 5 neighbours with the same tile (seconds)");
+    cmd->add_option("--iterations", f->settings.timing.iterations, "timed runs per configuration (default 20)")
+        ->type_name("INT");
+    cmd->add_option("--warmup", f->settings.timing.warmup, "untimed runs before timing (default 3)")->type_name("INT");
+    cmd->add_option("--budget", f->settings.budgetSeconds,
+                    "stop timing a path's candidates after this many seconds (default: no limit)")
+        ->type_name("SECONDS");
+    cmd->add_option("--min-gain", f->minGainPercent, "acceptance: percent faster a tuned configuration must be (default 2)")
+        ->type_name("PERCENT");
+    cmd->add_option("--max-spread", f->maxSpreadPercent,
+                    "acceptance: the largest spread (p90-p10)/median, in percent, a measurement may have (default 5)")
+        ->type_name("PERCENT");
+    cmd->add_option("--top", f->top, "rows of the table per path (default 10)")->type_name("N");
+    cmd->add_option("--json", f->json, "write every measurement and decision as JSON")->type_name("FILE");
+    cmd->add_flag("--no-save", f->noSave, "do not write the tuning cache");
+    cmd->add_option("--seed", f->seed, "seed of the random inputs (default 1)")->type_name("INT");
+    cmd->callback([f, &action] { action = [f] { return runSweep(*f); }; });
+}
+
+}  // namespace vkconv::cli

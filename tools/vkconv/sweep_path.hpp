@@ -1,0 +1,33 @@
+// One path of one problem in `vkconv sweep`: choose the candidates (the heuristic's top K, all of
+// them, or the neighbourhood of the current choice), measure each, and apply the acceptance rule
+// against the default (the tuning cache's entry, else the heuristic's choice).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sweep_measure.hpp"
+#include "sweep_report.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv::cli {
+
+struct SweepSettings {
+    bool nearby = false;
+    bool all = false;            // every valid configuration
+    size_t candidates = 150;     // else the heuristic's top K
+    double budgetSeconds = 0;    // per path; 0: no limit
+    TimingOptions timing;
+    AcceptanceRule rule;
+};
+
+// The default a sweep must beat: the tuning cache's entry (when given), else the heuristic's.
+struct SweepDefault {
+    std::optional<TuningEntry> cached;
+    std::string note;  // why a cache entry was not used, if there was one
+};
+
+PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, const SweepDefault& start,
+                    const SweepSettings& settings, Progress& progress, const std::string& label);
+
+}  // namespace vkconv::cli
