@@ -41,15 +41,22 @@ struct NamedProblem {
     ConvProblem problem;
 };
 
-std::vector<NamedProblem> problemsToSweep(const SweepFlags& f, const DeviceInfo& device) {
-    if (f.suite.empty() && f.shape.empty())
-        return {{"problem", buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch)}};
+// The suite's (or the one named) shapes; none without --suite/--shape. Read before the device is
+// set up, so that a bad name fails fast.
+std::vector<bench::BenchShape> suiteShapes(const SweepFlags& f) {
+    if (f.suite.empty() && f.shape.empty()) return {};
     for (const std::string& flag : f.problem.givenShapeFlags())
         if (flag != "--batch")
             throw invalidArgument(flag, "given", "the suite's shapes set the sizes; only --batch applies with --suite/--shape");
     const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, ""));
-    std::vector<bench::BenchShape> shapes =
-        f.shape.empty() ? bench::suiteShapes(catalog, f.suite) : std::vector<bench::BenchShape>{bench::shapeByName(catalog, f.shape)};
+    return f.shape.empty() ? bench::suiteShapes(catalog, f.suite)
+                           : std::vector<bench::BenchShape>{bench::shapeByName(catalog, f.shape)};
+}
+
+std::vector<NamedProblem> problemsToSweep(const SweepFlags& f, std::vector<bench::BenchShape> shapes,
+                                          const DeviceInfo& device) {
+    if (f.suite.empty() && f.shape.empty())
+        return {{"problem", buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch)}};
     std::vector<NamedProblem> out;
     for (auto& s : shapes) {
         ConvProblem p = s.problem;
@@ -102,6 +109,7 @@ int runSweep(SweepFlags f) {
     f.settings.rule.minGain = f.minGainPercent / 100;
     f.settings.rule.maxSpread = f.maxSpreadPercent / 100;
     if (f.suite.empty() && f.shape.empty()) buildProblem(f.problem, kCpuBatch);  // bad flags fail before device setup
+    std::vector<bench::BenchShape> shapes = suiteShapes(f);
     const auto t0 = std::chrono::steady_clock::now();
 
     // The sweep builds hundreds of pipelines; keeping them all in the persistent pipeline cache
@@ -113,7 +121,7 @@ int runSweep(SweepFlags f) {
     if (device.timestampPeriodNs <= 0)
         throw Error(Error::Kind::Unsupported, "device '" + device.name + "' has no compute-queue timestamps; "
                                               "the sweep times with them");
-    const std::vector<NamedProblem> problems = problemsToSweep(f, device);
+    const std::vector<NamedProblem> problems = problemsToSweep(f, std::move(shapes), device);
     TuningCache cache(f.cache.dir);
 
     const bool terminal = ::isatty(STDOUT_FILENO);
