@@ -66,6 +66,11 @@ cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" || die "build failed"
 mkdir -p "$LOGS"
 stage_end build
 
+# vkconv's tuning and pipeline caches: the tests' own, never the user's (a user's tuning.json
+# would change which configurations the tests run). Kept between runs: reruns compile less.
+export VKCONV_CACHE_DIR="$BUILD/test-cache/host"
+mkdir -p "$VKCONV_CACHE_DIR"
+
 # ----------------------------------------------------------- 3. ctest, host
 # Host lavapipe (Mesa 25) has no cooperative matrices: the fast-path cases skip with the reason.
 stage_start "ctest on the system lavapipe"
@@ -103,7 +108,7 @@ stage_end ctest-host
 # The whole suite in one root, as 2 shards side by side (pipeline compiles are single-threaded).
 stage_start "vkconv_tests in the Mesa 26 root ($MESA26_ROOT)"
 [[ -x "$MESA26_ROOT/usr/bin/vulkaninfo" ]] || die "no Mesa 26 root at $MESA26_ROOT (scripts/setup.sh --with-mesa26)"
-mkdir -p "$MESA26_ROOT$ROOT_DIR"
+mkdir -p "$MESA26_ROOT$ROOT_DIR/cache"
 cp "$BUILD/tests/vkconv_tests" "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
 FILTER='*'
 (( QUICK )) && FILTER='-*random_seed*'
@@ -118,7 +123,7 @@ print_failures() {
 pids=()
 for ((i = 0; i < SHARDS; i++)); do
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 CI="${CI:-}" \
-    VKCONV_REQUIRE_COOPMAT=1 GTEST_TOTAL_SHARDS="$SHARDS" GTEST_SHARD_INDEX="$i" \
+    VKCONV_REQUIRE_COOPMAT=1 VKCONV_CACHE_DIR="$ROOT_DIR/cache" GTEST_TOTAL_SHARDS="$SHARDS" GTEST_SHARD_INDEX="$i" \
     chroot "$MESA26_ROOT" "$ROOT_DIR/vkconv_tests" --gtest_filter="$FILTER" --gtest_color=no \
     >"$LOGS/mesa26-shard$i.log" 2>&1 &
   pids+=($!)
