@@ -56,6 +56,7 @@ private:
     Tensor input_, output_;
     std::vector<int64_t> images_;           // sample images checked
     std::vector<std::vector<double>> refs_;  // their reference outputs
+    bool spunUp_ = false;                    // the device has been kept busy before timing
 };
 
 }  // namespace vkconv::cli
