@@ -185,8 +185,10 @@ AcceptanceDecision decideAcceptance(const AcceptanceInput& in, const AcceptanceR
         return d;
     }
     d.confirmedGain = gainOf(*in.tunedAgain, *in.incumbentAgain);
-    const double worst = std::max({in.tuned.spread, in.incumbent.spread, in.tunedAgain->spread,
-                                   in.incumbentAgain->spread});
+    // The tuned configuration's two measurements and the default's confirming one. The default's
+    // sweep timing only triggered the confirmation (it may date from minutes ago); the decision
+    // rests on the back-to-back pair.
+    const double worst = std::max({in.tuned.spread, in.tunedAgain->spread, in.incumbentAgain->spread});
     if (!(worst < rule.maxSpread)) {
         d.verdict = Verdict::KeptUnstable;
         d.reason = "kept default: unstable (spread " + percent(worst) + ", the rule asks under " +

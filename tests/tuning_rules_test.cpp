@@ -57,6 +57,12 @@ TEST(AcceptanceRule, KeepsTheDefault) {
     in.incumbentAgain = stats(1.000, 0.051);  // the default's second timing is noisy
     EXPECT_EQ(decideAcceptance(in).verdict, Verdict::KeptUnstable);
 
+    // A noisy sweep timing of the default only triggers the confirmation, which decides.
+    in.incumbent = stats(1.000, 0.30);
+    in.incumbentAgain = stats(1.000, 0.01);
+    EXPECT_EQ(decideAcceptance(in).verdict, Verdict::Accepted) << decideAcceptance(in).reason;
+    in.incumbent = stats(1.000, 0.01);
+
     in.incumbentAgain = stats(1.000, 0.01);
     in.tunedAgain = stats(0.995, 0.01);  // the gain does not survive the second timing
     d = decideAcceptance(in);

@@ -4,6 +4,7 @@
 // cache, which every later Conv2d (and `vkconv run`) on this device and driver then uses.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -48,7 +49,8 @@ std::vector<bench::BenchShape> suiteShapes(const SweepFlags& f) {
     for (const std::string& flag : f.problem.givenShapeFlags())
         if (flag != "--batch")
             throw invalidArgument(flag, "given", "the suite's shapes set the sizes; only --batch applies with --suite/--shape");
-    const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, ""));
+    // argv[0] (glibc's program_invocation_name) locates the binary where /proc is missing (a chroot).
+    const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, program_invocation_name));
     return f.shape.empty() ? bench::suiteShapes(catalog, f.suite)
                            : std::vector<bench::BenchShape>{bench::shapeByName(catalog, f.shape)};
 }
@@ -137,8 +139,8 @@ int runSweep(SweepFlags f) {
     std::cout << "check:    first and last image against the CPU reference; a wrong or failing configuration "
                  "is never selected\n";
     std::cout << "rule:     a tuned configuration replaces the default only if >= " << pct(f.minGainPercent)
-              << " faster and every spread < " << pct(f.maxSpreadPercent)
-              << ", confirmed by a second back-to-back timing of both\n";
+              << " faster, confirmed by a second back-to-back timing of both, with spreads < "
+              << pct(f.maxSpreadPercent) << "\n";
     std::cout << "cache:    " << (cache.file().empty() ? "(none)" : cache.file()) << " (" << cache.size()
               << " entries" << (f.cache.noTuningCache ? "; ignored as defaults: --no-tuning-cache" : "")
               << (f.noSave ? "; not written: --no-save" : "") << ")\n";
