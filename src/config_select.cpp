@@ -99,10 +99,6 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 }
                             }
     }
-    std::sort(out.begin(), out.end(), [](const KernelConfig& a, const KernelConfig& b) {
-        return a.str() < b.str();
-    });
-    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 
@@ -115,6 +111,19 @@ std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& d, const
         if (canImplement(c, d, p).empty()) out.push_back(c);
     return out;
 }
+
+namespace {
+
+// Whether any configuration of the path fits: without building the whole list, whose
+// enumeration is the bulk of a Conv2d's planning time on devices with many shapes.
+bool anyCandidate(Path path, const DeviceInfo& d, const ConvProblem& p) {
+    if (path != Path::Fp32 && !d.coopMatKhr) return false;
+    for (const auto& c : path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d, p))
+        if (canImplement(c, d, p).empty()) return true;
+    return false;
+}
+
+}  // namespace
 
 double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     const double m = double(p.gemmM()), n = double(p.gemmN()), k = double(p.gemmK());
@@ -163,7 +172,7 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
         return choice;
     }
     for (Path path : {Path::CoopMatF16, Path::CoopMatBF16})
-        if (!candidateConfigs(path, d, p).empty()) {
+        if (anyCandidate(path, d, p)) {
             choice.path = path;
             choice.why = std::string("fast: ") + toString(path) + " is the best path the device has";
             return choice;
