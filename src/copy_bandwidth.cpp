@@ -1,9 +1,11 @@
-// measureCopyBandwidth: two device-local buffers, one command buffer of timestamped copies.
+// measureCopyBandwidth: two device-local buffers, one command buffer of timestamped copies made
+// by a compute shader (shaders/copy_buffer.comp), the way the conv kernels move data.
 #include "vkconv/copy_bandwidth.hpp"
 
 #include <algorithm>
 
 #include "buffer.hpp"
+#include "pipeline.hpp"
 
 namespace vkconv {
 
@@ -16,14 +18,14 @@ double percentile(const std::vector<double>& sorted, double q) {
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
 }
 
-void transferBarrier(VkCommandBuffer cmd) {
+void copyBarrier(VkCommandBuffer cmd) {
     // Each copy rewrites the destination: order it after the previous copy (write after write)
-    // so that every timed copy runs alone.
+    // and after the fills, so that every timed copy runs alone.
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
-                         &barrier, 0, nullptr, 0, nullptr);
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 }  // namespace
@@ -31,13 +33,18 @@ void transferBarrier(VkCommandBuffer cmd) {
 CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int warmup,
                                    int iterations) {
     using namespace detail;
-    if (bytes == 0) throw invalidArgument("bytes", bytes, "must be > 0");
+    bytes = bytes / 16 * 16;  // the shader copies 16-byte words
+    if (bytes == 0) throw invalidArgument("bytes", bytes, "must be >= 16");
     if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
     if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
     ContextImpl& ctx = *context.impl();
     if (ctx.info.timestampPeriodNs <= 0)
         throw Error(Error::Kind::Unsupported, "device has no compute-queue timestamps");
 
+    if (bytes > ctx.info.maxStorageBufferRange || bytes / 16 > 0xFFFFFFFFull)
+        throw invalidArgument("bytes", bytes,
+                              "exceeds the device's maxStorageBufferRange (" +
+                                  std::to_string(ctx.info.maxStorageBufferRange) + ")");
     Buffer src(ctx, bytes, Buffer::Kind::DeviceLocal);
     Buffer dst(ctx, bytes, Buffer::Kind::DeviceLocal);
     // Touch both buffers first so that no copy pays for first-use page mapping.
@@ -51,14 +58,52 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
     VKCONV_CHECK(vkCreateQueryPool(ctx.device, &info, nullptr, &q));
     UniqueQueryPool queries(ctx.device, q);
 
-    const VkBufferCopy region{0, 0, bytes};
+    PipelineCache& pipelines = ctx.pipelines();
+    PipelineKey key;
+    key.shader = "copy_buffer";
+    auto pipeline = pipelines.get(key);
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, PipelineCache::kBindings};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &size;
+    VkDescriptorPool pool;
+    VKCONV_CHECK(vkCreateDescriptorPool(ctx.device, &poolInfo, nullptr, &pool));
+    UniqueDescriptorPool ownedPool(ctx.device, pool);
+    VkDescriptorSetLayout layout = pipelines.setLayout();
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &layout;
+    VkDescriptorSet set;
+    VKCONV_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &set));
+    VkDescriptorBufferInfo infos[2] = {{src.handle(), 0, bytes}, {dst.handle(), 0, bytes}};
+    VkWriteDescriptorSet writes[2];
+    for (int b = 0; b < 2; ++b) {
+        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[b].dstSet = set;
+        writes[b].dstBinding = b == 0 ? 0 : 3;
+        writes[b].descriptorCount = 1;
+        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[b].pBufferInfo = &infos[b];
+    }
+    vkUpdateDescriptorSets(ctx.device, 2, writes, 0, nullptr);
+
+    const uint32_t words = static_cast<uint32_t>(bytes / 16);
+    const uint32_t groups = std::max<uint32_t>(
+        1, std::min<uint64_t>({(uint64_t(words) + 255) / 256, 65535, ctx.info.maxWorkGroupCount[0]}));
+    uint32_t push[PipelineCache::kPushConstantBytes / 4] = {words};
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, q, 0, info.queryCount);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set,
+                                0, nullptr);
+        vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
         for (int i = 0; i < warmup + iterations; ++i) {
-            transferBarrier(cmd);
+            copyBarrier(cmd);
             const int t = i - warmup;
             if (t >= 0) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q, 2 * t);
-            vkCmdCopyBuffer(cmd, src.handle(), dst.handle(), 1, &region);
+            vkCmdDispatch(cmd, groups, 1, 1);
             if (t >= 0) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q, 2 * t + 1);
         }
     });
