@@ -178,10 +178,21 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
             return choice;
         }
     choice.path = Path::Fp32;
-    choice.why = d.coopMatKhr ? "fast requested, but no cooperative-matrix configuration fits "
-                                "this device's f16/bf16 shapes and limits; using fp32"
-                              : "fast requested, but the device has no VK_KHR_cooperative_matrix; "
-                                "using fp32";
+    // Say why in terms of the (possibly profiled) device, so that a profile or a driver quirk that
+    // removed the fast path is named: the device, and the first reason a configuration was refused.
+    const std::string device = "'" + d.name + "'";
+    if (!d.coopMatKhr) {
+        choice.why = "fast requested, but " + device + " has no VK_KHR_cooperative_matrix; using fp32";
+        return choice;
+    }
+    std::string refused;
+    for (Path path : {Path::CoopMatF16, Path::CoopMatBF16}) {
+        const auto all = coopMatCandidates(path, d, p);
+        if (!all.empty() && refused.empty()) refused = all.front().str() + ": " + canImplement(all.front(), d, p);
+    }
+    choice.why = "fast requested, but no cooperative-matrix configuration fits " + device + " (" +
+                 (refused.empty() ? "it lists no f16 or bf16 shape with f32 accumulation" : "e.g. " + refused) +
+                 "); using fp32";
     return choice;
 }
 

@@ -117,6 +117,12 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
     const bool fixed = d.minSubgroupSize == d.maxSubgroupSize && c.subgroupSize == d.subgroupSize;
     if (!required && !fixed)
         return "subgroup size " + std::to_string(c.subgroupSize) + " cannot be guaranteed";
+    // A driver bug, not a limit: Mesa's lavapipe (seen in Mesa 26.1.6 with LP_NATIVE_VECTOR_WIDTH=512)
+    // crashes inside vkCreateComputePipelines on any cooperative-matrix shader at subgroup size 16,
+    // even a lone 8x8x8 f16 multiply-add. At subgroup size 4 it turns cooperativeMatrix off itself.
+    if (d.vendorId == 0x10005 && d.driverName == "llvmpipe" && c.subgroupSize > 8)
+        return "lavapipe crashes compiling cooperative-matrix shaders at subgroup size " +
+               std::to_string(c.subgroupSize) + " (Mesa driver bug; size 8 works)";
     if (c.aLoader == ALoader::Gather) {
         if (c.sLanes == 0 || c.bk % c.sLanes) return "BK must be a multiple of the gather lanes";
         if (c.threads() % (c.bm * c.sLanes))

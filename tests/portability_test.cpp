@@ -1,0 +1,232 @@
+// The portability suite: on every Vulkan device present, every path the device has (fp32; the
+// cooperative-matrix path per listed shape, operand type and subgroup size) runs a
+// representative subset of the correctness problems with a forced configuration of that shape,
+// and the same subset runs under every shipped DeviceProfile, where every configuration the
+// selector may choose must fit the profile and Precision::Fast must fall back to fp32, saying
+// so, where the profile leaves no cooperative-matrix path. Paths a device lacks are SKIPPED
+// with the reason. Runs under the validation layer where it is installed (any message fails).
+// When it ends it prints a summary: device x profile x path, problems ran/passed/skipped.
+//
+//   vkconv_tests --gtest_filter='*Portability*'
+//   LP_NATIVE_VECTOR_WIDTH=128|256|512: lavapipe's subgroup size 4|8|16 (scripts/test.sh)
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "config_select.hpp"  // src/: the candidates every profile must bound
+#include "portability_cases.hpp"
+#include "test_devices.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string deviceLabel(int device) {
+    if (device < 0) return "(no device)";
+    const DeviceInfo& d = testDevices()[size_t(device)];
+    return "dev" + std::to_string(device) + " " + d.name + " sg" + std::to_string(d.subgroupSize);
+}
+
+std::string joined(const std::set<std::string>& items) {
+    std::string s;
+    for (const auto& i : items) s += (s.empty() ? "" : "; ") + i;
+    return s;
+}
+
+// Every problem's name is one edgeCaseProblems() still has.
+TEST(PortabilitySubset, NamesExist) {
+    EXPECT_EQ(portabilityProblems().size(), 27u)
+        << "a problem of portabilityProblems() is no longer in edgeCaseProblems()";
+}
+
+class Portability : public ::testing::TestWithParam<PathCase> {};
+
+TEST_P(Portability, PathMatchesReference) {
+    const PathCase& c = GetParam();
+    ASSERT_GE(c.device, 0) << listDevicesError();
+    LedgerRow row{deviceLabel(c.device), "none", c.label()};
+    if (!c.skipReason.empty()) {
+        row.note = c.skipReason;
+        row.pathSkipped = true;
+        recordLedger(row);
+        if (requireCoopMat() && c.path == Path::CoopMatF16)
+            FAIL() << "VKCONV_REQUIRE_COOPMAT=1 but " << c.label() << " is unavailable: " << c.skipReason;
+        GTEST_SKIP() << c.skipReason;
+    }
+    PortabilityContext ctx;
+    try {
+        ctx = portabilityContext(c.device, std::nullopt);
+    } catch (const std::exception& e) {
+        FAIL() << "creating the Context for device " << c.device << " threw: " << e.what();
+    }
+    ASSERT_EQ(ctx.creationMessages, 0u) << "validation messages while creating the Context; last: "
+                                        << ctx.creationMessage;
+    const Context& context = *ctx.context;
+    std::set<std::string> skipReasons;
+    for (const NamedProblem& problem : portabilityProblems()) {
+        SCOPED_TRACE(problem.name);
+        std::string whyNot;
+        std::optional<KernelConfig> config;
+        try {
+            config = configForPath(c, context.device(), problem.problem, &whyNot);
+        } catch (const std::exception& e) {
+            whyNot = e.what();
+        }
+        if (!config) {
+            ++row.skipped;
+            skipReasons.insert(whyNot);
+            continue;
+        }
+        ConvOptions options;
+        options.precision = c.path == Path::Fp32 ? Precision::Fp32 : Precision::Fast;
+        options.config = config;
+        ProblemRun run;
+        try {
+            run = runProblem(context, problem, options);
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "problem " << problem.name << ": " << problem.problem.str() << "\n  config "
+                          << config->str() << "\n  threw: " << e.what();
+            ++row.ran;
+            continue;
+        }
+        ++row.ran;
+        EXPECT_EQ(run.config, *config) << run.report;
+        EXPECT_EQ(canImplement(run.config, context.device(), problem.problem), "") << run.report;
+        EXPECT_LE(run.error, run.bound) << run.report;
+        EXPECT_EQ(run.validationMessages, 0u) << run.report;
+        if (run.passed()) ++row.passed;
+    }
+    row.note = joined(skipReasons);
+    recordLedger(row);
+    if (row.skipped && requireCoopMat() && c.path == Path::CoopMatF16)
+        ADD_FAILURE() << "VKCONV_REQUIRE_COOPMAT=1 but " << row.skipped << " problem(s) have no "
+                      << c.label() << " configuration: " << row.note;
+    if (row.ran == 0) GTEST_SKIP() << "no problem of the subset has a " << c.label() << " configuration: " << row.note;
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, Portability, ::testing::ValuesIn(allPathCases()),
+                         [](const auto& info) { return info.param.name; });
+
+class PortabilityProfile : public ::testing::TestWithParam<ProfileCase> {};
+
+// The effective device never exceeds the profile or the hardware.
+void expectNarrowed(const DeviceInfo& e, const DeviceInfo& hw, const DeviceProfile& p) {
+    EXPECT_LE(e.maxSharedMemoryBytes, hw.maxSharedMemoryBytes);
+    EXPECT_LE(e.maxSharedMemoryBytes, p.maxSharedMemoryBytes.value_or(~0u));
+    EXPECT_LE(e.maxWorkGroupInvocations, hw.maxWorkGroupInvocations);
+    EXPECT_LE(e.maxWorkGroupInvocations, p.maxWorkGroupInvocations.value_or(~0u));
+    EXPECT_LE(e.maxStorageBufferRange, hw.maxStorageBufferRange);
+    EXPECT_LE(e.maxStorageBufferRange, p.maxStorageBufferRange.value_or(~0ull));
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_LE(e.maxWorkGroupCount[i], hw.maxWorkGroupCount[i]);
+        if (p.maxWorkGroupCount) {
+            EXPECT_LE(e.maxWorkGroupCount[i], (*p.maxWorkGroupCount)[i]);
+        }
+    }
+    if (p.coopMatKhr == false) {
+        EXPECT_FALSE(e.coopMatKhr);
+    }
+    if (p.shaderFloat16 == false) {
+        EXPECT_FALSE(e.shaderFloat16);
+    }
+    if (p.coopMatShapes) {
+        EXPECT_LE(e.coopMatShapes.size(), p.coopMatShapes->size());
+    }
+}
+
+TEST_P(PortabilityProfile, FitsProfileAndMatchesReference) {
+    const ProfileCase& c = GetParam();
+    ASSERT_GE(c.device, 0) << listDevicesError();
+    const bool none = c.profile == "none";
+    const DeviceProfile profile = none ? DeviceProfile{} : DeviceProfile::byName(c.profile);
+    const DeviceInfo& hw = testDevices()[size_t(c.device)];
+    PortabilityContext ctx;
+    try {
+        ctx = portabilityContext(c.device, none ? std::nullopt : std::optional<DeviceProfile>(profile));
+    } catch (const std::exception& e) {
+        FAIL() << "creating the Context for device " << c.device << " under profile " << c.profile
+               << " threw: " << e.what();
+    }
+    ASSERT_EQ(ctx.creationMessages, 0u) << "validation messages while creating the Context; last: "
+                                        << ctx.creationMessage;
+    const Context& context = *ctx.context;
+    const DeviceInfo& e = context.device();
+    expectNarrowed(e, hw, profile);
+    std::vector<std::string> notes;
+    applyProfile(hw, profile, &notes);
+
+    LedgerRow fp32Row{deviceLabel(c.device), c.profile, "fp32 (heuristic's config)"};
+    LedgerRow fastRow{deviceLabel(c.device), c.profile, "fast"};
+    std::set<std::string> fastPaths, fallbacks;
+    for (const std::string& n : notes) fp32Row.note += (fp32Row.note.empty() ? "" : "; ") + n;
+    size_t violations = 0;
+    for (const NamedProblem& problem : portabilityProblems()) {
+        SCOPED_TRACE(problem.name);
+        const ConvProblem& p = problem.problem;
+        // Everything the selector may choose stays inside the profile (and the hardware).
+        bool coopMat = false;
+        for (Path path : {Path::Fp32, Path::CoopMatF16, Path::CoopMatBF16}) {
+            const auto candidates = detail::candidateConfigs(path, e, p);
+            if (path != Path::Fp32) coopMat |= !candidates.empty();
+            for (const auto& k : candidates)
+                if (std::string why = profileViolation(k, p, profile, hw); !why.empty() && violations++ < 5)
+                    ADD_FAILURE() << "candidate " << k.str() << " for " << p.str() << " exceeds profile "
+                                  << c.profile << ": " << why;
+        }
+        ConvOptions fp32Options;
+        fp32Options.precision = Precision::Fp32;
+        ConvOptions fastOptions;  // Precision::Fast
+        ProblemRun fp32, fast;
+        try {
+            fp32 = runProblem(context, problem, fp32Options);
+            // Where no cooperative-matrix configuration survives, Fast must plan the same fp32
+            // configuration, whose result the fp32 run has just checked: plan only.
+            fast = runProblem(context, problem, fastOptions, /*planOnly=*/!coopMat);
+        } catch (const std::exception& ex) {
+            ADD_FAILURE() << "problem " << problem.name << ": " << p.str() << " under profile "
+                          << c.profile << "\n  threw: " << ex.what();
+            ++fp32Row.ran, ++fastRow.ran;
+            continue;
+        }
+        ++fp32Row.ran;
+        EXPECT_EQ(canImplement(fp32.config, e, p), "") << fp32.report;
+        EXPECT_EQ(profileViolation(fp32.config, p, profile, hw), "") << fp32.report;
+        EXPECT_LE(fp32.error, fp32.bound) << fp32.report;
+        EXPECT_EQ(fp32.validationMessages, 0u) << fp32.report;
+        if (fp32.passed()) ++fp32Row.passed;
+
+        ++fastRow.ran;
+        EXPECT_EQ(canImplement(fast.config, e, p), "") << fast.report;
+        EXPECT_EQ(profileViolation(fast.config, p, profile, hw), "") << fast.report;
+        EXPECT_EQ(fast.validationMessages, 0u) << fast.report;
+        if (coopMat) {
+            EXPECT_NE(fast.config.path, Path::Fp32) << fast.report;
+            EXPECT_LE(fast.error, fast.bound) << fast.report;
+            fastPaths.insert(std::string(toString(fast.config.path)) + " " + std::to_string(fast.config.mmaM) +
+                             "x" + std::to_string(fast.config.mmaN) + "x" + std::to_string(fast.config.mmaK));
+            if (fast.passed()) ++fastRow.passed;
+        } else {
+            EXPECT_EQ(fast.config.path, Path::Fp32) << fast.report;
+            EXPECT_THAT(fast.description, HasSubstr("fast requested, but")) << fast.report;
+            EXPECT_THAT(fast.description, HasSubstr("using fp32")) << fast.report;
+            EXPECT_EQ(fast.config, fp32.config) << "the fallback must be the fp32 path's own choice\n"
+                                                << fast.report << "\n" << fp32.report;
+            fallbacks.insert(detail::choosePath(Precision::Fast, e, p).why);
+            if (fast.config == fp32.config && fast.validationMessages == 0 && fp32.passed()) ++fastRow.passed;
+        }
+    }
+    fastRow.path = "fast -> " + (fastPaths.empty() ? std::string("fp32") : joined(fastPaths)) +
+                   (fallbacks.empty() || fastPaths.empty() ? "" : " / fp32");
+    fastRow.note = joined(fallbacks);
+    recordLedger(fp32Row);
+    recordLedger(fastRow);
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, PortabilityProfile, ::testing::ValuesIn(allProfileCases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace vkconv::test
