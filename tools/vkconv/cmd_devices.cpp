@@ -1,5 +1,6 @@
 // `vkconv devices`: what each Vulkan device offers vkconv, as a table or JSON; with --profile,
-// the capabilities vkconv would use under that profile.
+// the capabilities vkconv would use under that profile; with --report, the paths available under
+// every profile (devices_report.hpp).
 #include <nlohmann/json.hpp>
 #include <vulkan/vulkan.h>
 
@@ -9,8 +10,10 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "devices_report.hpp"
 #include "vkconv/device_info.hpp"
 #include "vkconv/device_profile.hpp"
+#include "vkconv/error.hpp"
 
 namespace vkconv::cli {
 
@@ -19,6 +22,8 @@ namespace {
 struct DevicesFlags {
     bool json = false;
     std::string profile;
+    bool report = false, run = false, validation = false;
+    int device = -1;
 };
 
 std::string versionString(uint32_t v) {
@@ -116,6 +121,13 @@ nlohmann::json toJson(const ProfiledDevice& pd) {
 }
 
 int runDevices(const DevicesFlags& flags) {
+    if (flags.report) {
+        if (flags.json) throw Error(Error::Kind::InvalidArgument, "--report prints text only; leave out --json");
+        return printDevicesReport({flags.run, flags.profile, flags.device, flags.validation});
+    }
+    if (flags.run || flags.validation || flags.device >= 0)
+        throw Error(Error::Kind::InvalidArgument, std::string(flags.run ? "--run" : flags.validation ? "--validation" : "--device") +
+                                                      " needs --report");
     // Look the profile up first: an unknown name is an error even with no device present.
     const DeviceProfile* profile = flags.profile.empty() ? nullptr : &DeviceProfile::byName(flags.profile);
     std::vector<ProfiledDevice> devices;
@@ -147,6 +159,14 @@ void registerDevicesCommand(CLI::App& app, CommandAction& action) {
                     "show the capabilities as narrowed by a shipped profile (rtx4090, rdna3, "
                     "intel-arc, mobile, moltenvk, vulkan-minimum)")
         ->type_name("NAME");
+    cmd->add_flag("--report", flags->report,
+                  "per device and profile (none and every shipped one, or --profile's): the effective "
+                  "limits and shapes, which paths are available and alexnet1's configuration on each");
+    cmd->add_flag("--run", flags->run,
+                  "with --report: run a small problem set on every available path and count the passes");
+    cmd->add_flag("--validation", flags->validation,
+                  "with --report --run: under the Khronos validation layer; any message fails a problem");
+    cmd->add_option("--device", flags->device, "with --report: only this device")->type_name("N");
     cmd->callback([flags, &action] { action = [flags] { return runDevices(*flags); }; });
 }
 
