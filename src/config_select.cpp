@@ -145,13 +145,26 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                 if (v == key) return f;
             return other;
         };
-        factor = pick(c.bk, {{16, 1.12}, {32, 1.0}}, 1.3);
+        // BK: 32 for short K; 16 once K is long (3x3 over 128+ channels, 1x1 over 1024), unless
+        // the grid cannot fill the device: then each workgroup's latency is the time, and fewer,
+        // longer K slices win.
+        const bool underfilled = mTiles * nTiles * double(p.groups) < (d.isCpu() ? 16.0 : 512.0);
+        factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
+                                                   : pick(c.bk, {{32, 1.0}, {16, 1.12}}, 1.3);
         factor *= c.stages == 1 ? 1.0 : 1.15;
         factor *= c.aLoader == ALoader::Gather ? 1.0 : 1.4;
         const uint32_t threads = c.threads();
-        factor *= threads >= 384 && threads <= 512 ? 1.0 : threads >= 256 ? 1.05 : threads >= 128 ? 1.2 : 1.4;
-        factor *= c.mmaM * c.mmaN >= 256 ? 1.0 : c.mmaM * c.mmaN >= 128 ? 1.05 : 1.1;
-        factor *= c.bm == 64 ? 1.0 : c.bm <= 32 ? 1.05 : c.bm <= 128 ? 1.06 : 1.2;
+        // First layers (3 input channels: alexnet1, VGG's conv1_1) favour more subgroups and BM
+        // 64; everything else measured favours 256 threads and BM 32.
+        const bool shortK = p.inChannels / p.groups <= 4 && p.gemmK() < 512;
+        factor *= threads == 256 ? (shortK ? 1.08 : 1.0)
+                  : threads >= 384 && threads <= 512 ? (shortK ? 1.0 : 1.03)
+                  : threads >= 128 ? 1.25 : 1.5;
+        // Warp tiles: one fragment row (16 pixels) and two fragment columns won nearly everywhere.
+        const uint32_t fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+        factor *= fragM == 1 ? 1.0 : fragM == 2 ? 1.25 : 1.5;
+        factor *= fragN == 2 ? 1.0 : fragN == 1 ? 1.15 : fragN <= 4 ? 1.05 : 1.2;
+        factor *= c.bm <= 32 ? (shortK ? 1.05 : 1.0) : c.bm == 64 ? (shortK ? 1.0 : 1.02) : c.bm <= 128 ? 1.1 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // A is gathered once per N tile
         factor *= c.bGlobal ? 1.4 : 1.0;  // H200: B from global 1.26 ms at best, staged 0.91 ms
         // H200: contiguous loads made A's gather nearly free but the kernel 2x slower (1.77 ms).
@@ -161,7 +174,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     const double workgroups = mTiles * nTiles * double(p.groups);
     const double slots = d.isCpu() ? 16.0 : 512.0;
     const double fill = workgroups >= slots ? 1.0 : slots / workgroups;
-    return work * factor * std::sqrt(fill);
+    return work * factor * fill;
 }
 
 PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProblem& p) {
@@ -169,6 +182,14 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
     if (precision == Precision::Fp32) {
         choice.path = Path::Fp32;
         choice.why = "precision fp32 requested";
+        return choice;
+    }
+    if (p.gemmN() < 8) {
+        // Depthwise and other thin groups: a matrix-unit tile would be mostly padding along N.
+        // On the H200 the fp32 kernel ran MobileNet's depthwise layers 1.6x faster.
+        choice.path = Path::Fp32;
+        choice.why = "fast requested, but each group has only " + std::to_string(p.gemmN()) +
+                     " output channel(s), too few for matrix-unit tiles; using fp32";
         return choice;
     }
     for (Path path : {Path::CoopMatF16, Path::CoopMatBF16})
