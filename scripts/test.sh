@@ -10,30 +10,37 @@
 #   4. the test binary in the Mesa 26 root (VK_KHR_cooperative_matrix): the whole suite, with
 #      VKCONV_REQUIRE_COOPMAT=1 so that a fast-path case without cooperative matrices fails;
 #      any skipped test there fails the run
-#   5. a summary: per-stage times and "tests: P passed, F failed, S skipped" over all runs
+#   5. the portability suite (tests/portability_test.cpp: every path and every shipped profile,
+#      under the validation layer) at lavapipe's subgroup sizes 4, 8 and 16
+#      (LP_NATIVE_VECTOR_WIDTH=128/256/512), on the system lavapipe and in the Mesa 26 root; there
+#      the cooperative-matrix path must run at size 8 (Mesa 26 offers none at 4, and vkconv refuses
+#      size 16, where lavapipe crashes compiling it). Stages 3 and 4 leave the suite to this one.
+#   6. a summary: per-stage times and "tests: P passed, F failed, S skipped" over all runs
 # --quick leaves out the seeded random problems (the hand-picked ones, chunking, validation,
 # API and planning tests still run). Exit status is non-zero on any failure.
 #
 # Environment: VKCONV_MESA26_ROOT (default /var/cache/vkconv/trixie-root), VKCONV_JOBS (2),
-# CI (set: a missing validation layer fails instead of skipping).
+# CI (set: a missing validation layer fails instead of skipping), VKCONV_BUILD_DIR (default
+# build/) and VKCONV_ROOT_DIR (where the binary goes in the root, default /opt/vkconv-tests):
+# another pair lets a second checkout or build run the tests at the same time.
 set -euo pipefail
 
 QUICK=0
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD="$REPO/build"
+BUILD="${VKCONV_BUILD_DIR:-$REPO/build}"
 LOGS="$BUILD/test-logs"
 MESA26_ROOT="${VKCONV_MESA26_ROOT:-/var/cache/vkconv/trixie-root}"
 JOBS="${VKCONV_JOBS:-2}"
 # Where the binary goes inside the Mesa 26 root.
-ROOT_DIR=/opt/vkconv-tests
+ROOT_DIR="${VKCONV_ROOT_DIR:-/opt/vkconv-tests}"
 
 log() { echo "[test] $*"; }
 die() { echo "[test] ERROR: $*" >&2; exit 1; }
@@ -54,7 +61,7 @@ bash "$REPO/scripts/setup.sh" --with-mesa26 || die "scripts/setup.sh --with-mesa
 stage_end setup
 
 # ------------------------------------------------------------------ 2. build
-stage_start "configure + build (Release) in build/"
+stage_start "configure + build (Release) in $BUILD"
 # The CLI tests (tests/cli) run the vkconv tool; without them the tool is not needed.
 TOOLS=OFF
 [[ -f "$REPO/tests/cli/CMakeLists.txt" ]] && TOOLS=ON
@@ -75,7 +82,8 @@ mkdir -p "$VKCONV_CACHE_DIR"
 # Host lavapipe (Mesa 25) has no cooperative matrices: the fast-path cases skip with the reason.
 stage_start "ctest on the system lavapipe"
 CTEST_ARGS=(--test-dir "$BUILD" -j "$JOBS" --output-on-failure --output-junit "$LOGS/ctest-host.xml")
-(( QUICK )) && CTEST_ARGS+=(-E 'random_seed')
+# The portability suite runs in stage 5, at every subgroup size.
+if (( QUICK )); then CTEST_ARGS+=(-E 'random_seed|Portability'); else CTEST_ARGS+=(-E 'Portability'); fi
 rc=0
 ctest "${CTEST_ARGS[@]}" >"$LOGS/ctest-host.log" 2>&1 || rc=$?
 # The per-test lines are in the log; show the summary and whatever failed.
@@ -110,8 +118,8 @@ stage_start "vkconv_tests in the Mesa 26 root ($MESA26_ROOT)"
 [[ -x "$MESA26_ROOT/usr/bin/vulkaninfo" ]] || die "no Mesa 26 root at $MESA26_ROOT (scripts/setup.sh --with-mesa26)"
 mkdir -p "$MESA26_ROOT$ROOT_DIR/cache"
 cp "$BUILD/tests/vkconv_tests" "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
-FILTER='*'
-(( QUICK )) && FILTER='-*random_seed*'
+FILTER='-*Portability*'
+(( QUICK )) && FILTER='-*random_seed*:*Portability*'
 SHARDS=$JOBS
 # The output of every failed test (from its "[ RUN" line to its "[  FAILED  ]" line).
 print_failures() {
@@ -157,9 +165,77 @@ RUNS+=("mesa26-lavapipe $passed $failed $skipped")
 log "Mesa 26: $passed passed, $failed failed, $skipped skipped"
 (( failed == 0 && skipped == 0 && passed > 0 )) || FAILED=1
 stage_end mesa26
+
+# ------------------------------------------------- 5. portability, subgroup 4/8/16
+# Each run: the portability suite alone, its own cache folder (a pipeline cache made at one
+# vector width is never offered to another), at most $JOBS runs side by side.
+stage_start "portability suite at subgroup sizes 4, 8, 16 (host lavapipe and Mesa 26)"
+gtest_counts() {  # FILE -> "passed failed skipped", or nothing if the run did not finish
+  local f=$1 p s x
+  grep -q '^\[==========\] .* ran\.' "$f" || return 0
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$f" | tail -1)
+  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
+  x=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
+  echo "${p:-0} ${x:-0} ${s:-0}"
+}
+PORT_FILTER='*Portability*'
+PORT_RUNS=()  # "name log", each run's exit status in log.rc once it is done
+port_running() {
+  local n=0 r name log
+  for r in "${PORT_RUNS[@]}"; do read -r name log <<<"$r"; [[ -f "$log.rc" ]] || n=$((n + 1)); done
+  echo "$n"
+}
+port_launch() {  # NAME WIDTH WHERE(host|root) REQUIRE_COOPMAT
+  local name=$1 width=$2 where=$3 require=$4 log="$LOGS/portability-$1.log"
+  while (( $(port_running) >= JOBS )); do sleep 0.5; done
+  rm -f "$log.rc"
+  if [[ $where == host ]]; then
+    mkdir -p "$BUILD/test-cache/host-w$width"
+    ( rc=0; env LP_NATIVE_VECTOR_WIDTH="$width" VKCONV_CACHE_DIR="$BUILD/test-cache/host-w$width" \
+        VKCONV_REQUIRE_COOPMAT="$require" "$BUILD/tests/vkconv_tests" --gtest_filter="$PORT_FILTER" \
+        --gtest_color=no >"$log" 2>&1 || rc=$?; echo "$rc" >"$log.rc" ) &
+  else
+    mkdir -p "$MESA26_ROOT$ROOT_DIR/cache-w$width"
+    ( rc=0; env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 CI="${CI:-}" \
+        LP_NATIVE_VECTOR_WIDTH="$width" VKCONV_CACHE_DIR="$ROOT_DIR/cache-w$width" \
+        VKCONV_REQUIRE_COOPMAT="$require" chroot "$MESA26_ROOT" "$ROOT_DIR/vkconv_tests" \
+        --gtest_filter="$PORT_FILTER" --gtest_color=no >"$log" 2>&1 || rc=$?; echo "$rc" >"$log.rc" ) &
+  fi
+  PORT_RUNS+=("$name $log")
+}
+port_launch host-sg4 128 host 0
+port_launch host-sg8 256 host 0
+port_launch host-sg16 512 host 0
+port_launch mesa26-sg4 128 root 0
+port_launch mesa26-sg8 256 root 1   # the cooperative-matrix path must run here
+port_launch mesa26-sg16 512 root 0
+wait
+for r in "${PORT_RUNS[@]}"; do
+  read -r name log <<<"$r"
+  rc=$(cat "$log.rc" 2>/dev/null || echo "?")
+  counts=$(gtest_counts "$log")
+  if [[ -z "$counts" ]]; then
+    log "portability $name did not finish (exit $rc); last lines of $log:"
+    tail -20 "$log"
+    RUNS+=("portability-$name 0 1 0")
+    FAILED=1
+    continue
+  fi
+  read -r p x s <<<"$counts"
+  RUNS+=("portability-$name $p $x $s")
+  # The suite's own summary table: which paths ran, passed and were skipped, and why.
+  log "portability $name: $p passed, $x failed, $s skipped"
+  sed -n '/^\[portability\] summary/,/^\[==========\]/p' "$log" | grep -v '^\[==========\]' | cut -c1-200
+  if (( x > 0 )) || [[ $rc != 0 ]]; then
+    log "portability $name: failures (exit $rc):"
+    print_failures "$log"
+    FAILED=1
+  fi
+done
+stage_end portability
 rm -f "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
 
-# ------------------------------------------------------------------ 5. summary
+# ------------------------------------------------------------------ 6. summary
 echo
 echo "== summary$( (( QUICK )) && echo ' (--quick)')"
 total_s=0
@@ -172,11 +248,12 @@ printf '  %-12s %4d s\n' total "$total_s"
 P=0 F=0 S=0
 for r in "${RUNS[@]}"; do
   read -r name p f s <<<"$r"
-  printf '  %-16s %4d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+  printf '  %-24s %4d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
   P=$((P + p)); F=$((F + f)); S=$((S + s))
 done
 echo "  (host skips: the fast path needs VK_KHR_cooperative_matrix, which Mesa 25 lacks;"
-echo "   it runs in the Mesa 26 root, where nothing may skip)"
+echo "   it runs in the Mesa 26 root, where nothing may skip; portability skips: paths a device"
+echo "   lacks at that subgroup size, each with its reason in the tables above)"
 echo "  logs: $LOGS"
 echo "tests: $P passed, $F failed, $S skipped"
 (( FAILED == 0 && F == 0 )) || { echo "RESULT: FAILED"; exit 1; }

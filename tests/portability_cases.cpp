@@ -130,7 +130,8 @@ std::vector<PathCase> allPathCases() {
 
 std::vector<ProfileCase> allProfileCases() {
     std::vector<ProfileCase> out;
-    std::vector<std::string> names{"none"};  // the device as it is: Fast's own choice, no profile
+    // The device as it is (Fast's own choice), the tight test profile, then the shipped ones.
+    std::vector<std::string> names{"none", tightCoopMatProfile().name};
     for (const auto& p : DeviceProfile::builtin()) names.push_back(p.name);
     for (int index : testDeviceIndices())
         for (const auto& name : names) {
@@ -140,6 +141,24 @@ std::vector<ProfileCase> allProfileCases() {
             out.push_back({index, name, deviceTag(index) + "_profile_" + id});
         }
     return out;
+}
+
+const DeviceProfile& tightCoopMatProfile() {
+    static const DeviceProfile profile = [] {
+        DeviceProfile p;
+        p.name = "tight-coopmat";
+        p.description = "16 KB shared memory, 128 invocations, cooperative matrices kept";
+        p.maxSharedMemoryBytes = 16384;
+        p.maxWorkGroupInvocations = 128;
+        return p;
+    }();
+    return profile;
+}
+
+DeviceProfile profileFor(const ProfileCase& c) {
+    if (c.profile == "none") return {};
+    if (c.profile == tightCoopMatProfile().name) return tightCoopMatProfile();
+    return DeviceProfile::byName(c.profile);
 }
 
 bool portabilityValidation(std::string* why) {

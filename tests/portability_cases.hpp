@@ -37,12 +37,18 @@ void PrintTo(const PathCase& c, std::ostream* os);
 // Every test device x every path it has (and one skipped case per path it lacks).
 std::vector<PathCase> allPathCases();
 
-// One device under one shipped profile, or as it is ("none").
+// One device under one shipped profile, as it is ("none"), or under tightCoopMatProfile().
 struct ProfileCase {
     int device = -1;
-    std::string profile;  // DeviceProfile::byName, or "none"
+    std::string profile;  // DeviceProfile::byName, "none" or tightCoopMatProfile().name
     std::string name;     // "dev0_profile_mobile"
 };
+// A test profile: the spec minimums of shared memory (16 KB) and invocations (128) with the
+// device's cooperative matrices kept, so the fast path's own configurations meet tight limits
+// (no shipped profile does that on lavapipe, whose 8x8x8 shape no shipped profile lists).
+const DeviceProfile& tightCoopMatProfile();
+// The profile a case names (an empty one for "none").
+DeviceProfile profileFor(const ProfileCase& c);
 void PrintTo(const ProfileCase& c, std::ostream* os);
 std::vector<ProfileCase> allProfileCases();
 
