@@ -89,7 +89,9 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                         c.sLanes = 1;
                                     }
                                 }
-                                if (bk > 32) continue;  // the patch already takes shared memory
+                                // The patch already takes shared memory; and while the loader is
+                                // disabled, skip its thousands of candidates.
+                                if (bk > 32 || !kPatchLoaderEnabled) continue;
                                 c.aLoader = ALoader::Patch;
                                 for (auto [h, w] : tiles) {
                                     const uint32_t step = wm * shape.m;
@@ -150,21 +152,24 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // longer K slices win.
         const bool underfilled = mTiles * nTiles * double(p.groups) < (d.isCpu() ? 16.0 : 512.0);
         factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
-                                                   : pick(c.bk, {{32, 1.0}, {16, 1.12}}, 1.3);
+                 : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
+                               : pick(c.bk, {{32, 1.0}, {16, 1.12}}, 1.3);
         factor *= c.stages == 1 ? 1.0 : 1.15;
         factor *= c.aLoader == ALoader::Gather ? 1.0 : 1.4;
         const uint32_t threads = c.threads();
         // First layers (3 input channels: alexnet1, VGG's conv1_1) favour more subgroups and BM
         // 64; everything else measured favours 256 threads and BM 32.
         const bool shortK = p.inChannels / p.groups <= 4 && p.gemmK() < 512;
-        factor *= threads == 256 ? (shortK ? 1.08 : 1.0)
-                  : threads >= 384 && threads <= 512 ? (shortK ? 1.0 : 1.03)
+        // Wide N tiles over a long K (64x128x16, 4x4 subgroups) also want 512 threads.
+        const bool wide = shortK || (c.bn >= 128 && c.bk == 16 && p.gemmK() >= 1024);
+        factor *= threads == 256 ? (wide ? 1.08 : 1.0)
+                  : threads >= 384 && threads <= 512 ? (wide ? 1.0 : 1.03)
                   : threads >= 128 ? 1.25 : 1.5;
         // Warp tiles: one fragment row (16 pixels) and two fragment columns won nearly everywhere.
         const uint32_t fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
         factor *= fragM == 1 ? 1.0 : fragM == 2 ? 1.25 : 1.5;
         factor *= fragN == 2 ? 1.0 : fragN == 1 ? 1.15 : fragN <= 4 ? 1.05 : 1.2;
-        factor *= c.bm <= 32 ? (shortK ? 1.05 : 1.0) : c.bm == 64 ? (shortK ? 1.0 : 1.02) : c.bm <= 128 ? 1.1 : 1.3;
+        factor *= c.bm <= 32 ? (wide ? 1.05 : 1.0) : c.bm == 64 ? (wide ? 1.0 : 1.02) : c.bm <= 128 ? 1.1 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // A is gathered once per N tile
         factor *= c.bGlobal ? 1.4 : 1.0;  // H200: B from global 1.26 ms at best, staged 0.91 ms
         // H200: contiguous loads made A's gather nearly free but the kernel 2x slower (1.77 ms).

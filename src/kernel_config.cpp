@@ -129,6 +129,8 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
             return "threads must be a multiple of BM x lanes (each thread gathers one row)";
     }
     if (c.aLoader == ALoader::Patch) {
+        if (!kPatchLoaderEnabled)
+            return "the patch loader is disabled: wrong results on NVIDIA (see bench/RESULTS.md)";
         if (c.tileH == 0 || c.tileW == 0 || c.tileH * c.tileW > c.bm)
             return "patch tile " + std::to_string(c.tileH) + "x" + std::to_string(c.tileW) +
                    " must be non-empty and at most BM pixels";
