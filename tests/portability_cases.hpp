@@ -28,6 +28,7 @@ struct PathCase {
     Path path = Path::Fp32;
     uint32_t mmaM = 0, mmaN = 0, mmaK = 0;  // cooperative matrix: the listed shape
     uint32_t subgroupSize = 0;              // cooperative matrix: the size the kernel is built for
+    bool nvCoopMat2 = false;                // VK_NV_cooperative_matrix2: listed, no vkconv path yet
     std::string skipReason;
     std::string name;  // "dev0_coopmat_f16_8x8x8_sg8": the test's name
     std::string label() const;  // "coopmat-f16 8x8x8 sg8": the summary's path column

@@ -215,6 +215,7 @@ int printDevicesReport(const ReportOptions& o) {
                               "x" + std::to_string(e.maxWorkGroupCount[2]));
             row("fp16 / bf16", yesNo(e.shaderFloat16 && e.storageBuffer16Bit) + " / " + yesNo(e.shaderBFloat16));
             row("coop. matrix", shapesOf(e));
+            if (e.coopMat2Nv) row("coop. matrix 2", "VK_NV_cooperative_matrix2 present; vkconv has no path for it yet");
             for (const auto& n : notes) row("note", n);
             std::string why;
             const Path fast = resolvePath(Precision::Fast, e, alexnet, &why);
