@@ -97,6 +97,10 @@ std::string canImplementFp32(const KernelConfig& c) {
 
 std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
     if (!d.coopMatKhr) return "device has no VK_KHR_cooperative_matrix";
+    // The bf16 path has its enum, bound and shape matching, but no shader yet: Debian 13's
+    // glslang 15.1 lacks GL_EXT_bfloat16. Refuse it rather than run the f16 shader on bf16 data.
+    if (c.path == Path::CoopMatBF16)
+        return "vkconv has no bf16 kernel yet (its GLSL compiler lacks GL_EXT_bfloat16)";
     const ScalarType operand = c.path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
     if (operand == ScalarType::F16 && !(d.shaderFloat16 && d.storageBuffer16Bit))
         return "device lacks shaderFloat16 or storageBuffer16BitAccess";
