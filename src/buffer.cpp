@@ -64,19 +64,6 @@ Buffer::~Buffer() {
     if (mapped_ && memory_) vkUnmapMemory(device_, memory_.get());
 }
 
-namespace {
-
-void copyBarrier(VkCommandBuffer cmd) {
-    // Make earlier shader writes visible to the copy, and the copy visible to later shaders.
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
-}  // namespace
-
 void uploadToBuffer(ContextImpl& ctx, const Buffer& dst, uint64_t dstOffset, const void* src,
                     uint64_t bytes) {
     if (bytes == 0) return;
@@ -85,7 +72,7 @@ void uploadToBuffer(ContextImpl& ctx, const Buffer& dst, uint64_t dstOffset, con
         uint64_t n = std::min(bytes - done, kStagingChunk);
         std::memcpy(staging.mapped(), static_cast<const char*>(src) + done, n);
         ctx.submitAndWait([&](VkCommandBuffer cmd) {
-            copyBarrier(cmd);
+            barrierBeforeTransfer(cmd);
             VkBufferCopy region{0, dstOffset + done, n};
             vkCmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
         });
@@ -100,7 +87,7 @@ void downloadFromBuffer(ContextImpl& ctx, const Buffer& src, uint64_t srcOffset,
     for (uint64_t done = 0; done < bytes;) {
         uint64_t n = std::min(bytes - done, kStagingChunk);
         ctx.submitAndWait([&](VkCommandBuffer cmd) {
-            copyBarrier(cmd);
+            barrierBeforeTransfer(cmd);
             VkBufferCopy region{srcOffset + done, 0, n};
             vkCmdCopyBuffer(cmd, src.handle(), staging.handle(), 1, &region);
         });
@@ -111,7 +98,7 @@ void downloadFromBuffer(ContextImpl& ctx, const Buffer& src, uint64_t srcOffset,
 
 void fillBuffer(ContextImpl& ctx, const Buffer& dst, uint32_t word) {
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        copyBarrier(cmd);
+        barrierBeforeTransfer(cmd);
         vkCmdFillBuffer(cmd, dst.handle(), 0, VK_WHOLE_SIZE, word);
     });
 }

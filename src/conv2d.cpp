@@ -99,14 +99,6 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
 
 namespace {
 
-void computeBarrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
 std::string shapeString(const std::vector<int64_t>& s) {
     std::ostringstream o;
     o << "[";
@@ -220,7 +212,7 @@ void Conv2d::run(const Tensor& input, Tensor& output) {
     checkTensor("output", output.impl(), impl.problem.outputShape(), impl.context.get());
     impl.bindTensors(input.impl(), output.impl());
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
-        computeBarrier(cmd);
+        barrierBeforeCompute(cmd);
         impl.record(cmd);
     });
 }
@@ -246,11 +238,11 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, q, 0, info.queryCount);
         for (int i = 0; i < warmup; ++i) {
-            computeBarrier(cmd);
+            barrierBeforeCompute(cmd);
             impl.record(cmd);
         }
         for (int i = 0; i < iterations; ++i) {
-            computeBarrier(cmd);
+            barrierBeforeCompute(cmd);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q, 2 * i);
             impl.record(cmd);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q, 2 * i + 1);

@@ -18,16 +18,6 @@ double percentile(const std::vector<double>& sorted, double q) {
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
 }
 
-void copyBarrier(VkCommandBuffer cmd) {
-    // Each copy rewrites the destination: order it after the previous copy (write after write)
-    // and after the fills, so that every timed copy runs alone.
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
 }  // namespace
 
 CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int warmup,
@@ -100,7 +90,7 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
                                 0, nullptr);
         vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
         for (int i = 0; i < warmup + iterations; ++i) {
-            copyBarrier(cmd);
+            barrierBeforeCompute(cmd);
             const int t = i - warmup;
             if (t >= 0) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q, 2 * t);
             vkCmdDispatch(cmd, groups, 1, 1);

@@ -19,6 +19,26 @@ inline void check(VkResult r, const char* what) {
 }
 #define VKCONV_CHECK(call) ::vkconv::detail::check((call), #call)
 
+// Global memory barriers between vkconv's own commands. Every buffer is written by either a
+// shader or a transfer; these make those writes visible to what comes next.
+inline void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+// Before a dispatch: earlier writes (also a previous dispatch's, write after write) are visible.
+inline void barrierBeforeCompute(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+// Before a copy or fill: earlier shader writes are visible to it.
+inline void barrierBeforeTransfer(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
 // Owns one handle made from a VkDevice and destroys it with the matching vkDestroy*.
 template <typename Handle, void (*Destroy)(VkDevice, Handle, const VkAllocationCallbacks*)>
 class DeviceHandle {
