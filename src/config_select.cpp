@@ -160,8 +160,8 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // First layers (3 input channels: alexnet1, VGG's conv1_1) favour more subgroups and BM
         // 64; everything else measured favours 256 threads and BM 32.
         const bool shortK = p.inChannels / p.groups <= 4 && p.gemmK() < 512;
-        // Wide N tiles over a long K (64x128x16, 4x4 subgroups) also want 512 threads.
-        const bool wide = shortK || (c.bn >= 128 && c.bk == 16 && p.gemmK() >= 1024);
+        // Wide N tiles with BK 16 (64x128x16, 4x4 subgroups) also want 512 threads.
+        const bool wide = shortK || (c.bn >= 128 && c.bk == 16);
         factor *= threads == 256 ? (wide ? 1.08 : 1.0)
                   : threads >= 384 && threads <= 512 ? (wide ? 1.0 : 1.03)
                   : threads >= 128 ? 1.25 : 1.5;
