@@ -153,6 +153,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         const bool underfilled = mTiles * nTiles * double(p.groups) < (d.isCpu() ? 16.0 : 512.0);
         factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
                  : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
+                 : c.bn >= 128 ? pick(c.bk, {{16, 0.98}, {32, 1.0}}, 1.3)
                                : pick(c.bk, {{32, 1.0}, {16, 1.12}}, 1.3);
         factor *= c.stages == 1 ? 1.0 : 1.15;
         factor *= c.aLoader == ALoader::Gather ? 1.0 : 1.4;
