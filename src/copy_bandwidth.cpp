@@ -6,19 +6,9 @@
 
 #include "buffer.hpp"
 #include "pipeline.hpp"
+#include "vkconv/tuning.hpp"
 
 namespace vkconv {
-
-namespace {
-
-// Linear interpolation between the two nearest ranks (numpy's default), on sorted values.
-double percentile(const std::vector<double>& sorted, double q) {
-    const double pos = q * double(sorted.size() - 1);
-    const size_t lo = size_t(pos), hi = std::min(lo + 1, sorted.size() - 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
-}
-
-}  // namespace
 
 CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int warmup,
                                    int iterations) {
@@ -110,14 +100,13 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
     for (int i = 0; i < iterations; ++i)
         result.ms.push_back(double((stamps[2 * i + 1] - stamps[2 * i]) & mask) *
                             ctx.info.timestampPeriodNs * 1e-6);
-    std::vector<double> sorted = result.ms;
-    std::sort(sorted.begin(), sorted.end());
-    result.minMs = sorted.front();
-    result.maxMs = sorted.back();
-    result.medianMs = percentile(sorted, 0.5);
-    result.p10Ms = percentile(sorted, 0.1);
-    result.p90Ms = percentile(sorted, 0.9);
-    result.spread = result.medianMs > 0 ? (result.p90Ms - result.p10Ms) / result.medianMs : 0;
+    const TimingStats t = summarizeTimes(result.ms);
+    result.minMs = t.minMs;
+    result.maxMs = t.maxMs;
+    result.medianMs = t.medianMs;
+    result.p10Ms = t.p10Ms;
+    result.p90Ms = t.p90Ms;
+    result.spread = t.spread;
     // A copy too fast for the timer's resolution reads as 0 ms: report no bandwidth rather
     // than an infinite one.
     const double moved = 2.0 * double(bytes);

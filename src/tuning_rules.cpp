@@ -146,6 +146,7 @@ TimingStats summarizeTimes(std::vector<double> ms) {
     TimingStats t;
     t.runs = int(ms.size());
     t.minMs = ms.front();
+    t.maxMs = ms.back();
     t.medianMs = at(0.5);
     t.p10Ms = at(0.1);
     t.p90Ms = at(0.9);

@@ -101,10 +101,10 @@ Path resolvePath(Precision precision, const DeviceInfo& device, const ConvProble
 std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const DeviceInfo& device,
                                         const ConvProblem& problem);
 
-// Timing summary of repeated runs.
+// Timing summary of repeated runs (the sweep, the benchmark and measureCopyBandwidth use it).
 struct TimingStats {
     int runs = 0;
-    double medianMs = 0, minMs = 0, p10Ms = 0, p90Ms = 0;
+    double medianMs = 0, minMs = 0, maxMs = 0, p10Ms = 0, p90Ms = 0;
     double spread = 0;  // (p90 - p10) / median
 };
 TimingStats summarizeTimes(std::vector<double> ms);  // percentiles interpolated; throws if empty
