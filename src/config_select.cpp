@@ -135,9 +135,13 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     double work = mTiles * c.bm * nTiles * c.bn * kPadded * double(p.groups);
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
         work *= double(c.bm) / double(c.tileH * c.tileW);  // masked rows of the 2-D tile
+    // Too few workgroups leave compute units idle.
+    const double workgroups = mTiles * nTiles * double(p.groups);
+    const double slots = d.isCpu() ? 16.0 : 512.0;
+    const bool underfilled = workgroups < slots;
     // Shape factors, calibrated on the H200 (bench/RESULTS.md, 2026-11-21: alexnet1 over 2,500
-    // configurations): the A gather and its latency dominate, not the matrix units, so many
-    // subgroups with small warp tiles, BK 32, one stage and the gather loader won.
+    // configurations, then the benchmark's 30 layers): the A gather and its latency dominate,
+    // not the matrix units, so small warp tiles, one stage and the gather loader win.
     double factor;
     if (c.path == Path::Fp32) {
         factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
@@ -150,7 +154,6 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // BK: 32 for short K; 16 once K is long (3x3 over 128+ channels, 1x1 over 1024), unless
         // the grid cannot fill the device: then each workgroup's latency is the time, and fewer,
         // longer K slices win.
-        const bool underfilled = mTiles * nTiles * double(p.groups) < (d.isCpu() ? 16.0 : 512.0);
         factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
                  : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
                  : c.bn >= 128 ? pick(c.bk, {{16, 0.98}, {32, 1.0}}, 1.3)
@@ -160,9 +163,9 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         const uint32_t threads = c.threads();
         // First layers (3 input channels: alexnet1, VGG's conv1_1) favour more subgroups and BM
         // 64; everything else measured favours 256 threads and BM 32.
-        const bool shortK = p.inChannels / p.groups <= 4 && p.gemmK() < 512;
+        const bool firstLayer = p.inChannels / p.groups <= 4 && p.gemmK() < 512;
         // Wide N tiles with BK 16 (64x128x16, 4x4 subgroups) also want 512 threads.
-        const bool wide = shortK || (c.bn >= 128 && c.bk == 16);
+        const bool wide = firstLayer || (c.bn >= 128 && c.bk == 16);
         factor *= threads == 256 ? (wide ? 1.08 : 1.0)
                   : threads >= 384 && threads <= 512 ? (wide ? 1.0 : 1.03)
                   : threads >= 128 ? 1.25 : 1.5;
@@ -176,11 +179,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // H200: contiguous loads made A's gather nearly free but the kernel 2x slower (1.77 ms).
         factor *= c.aLoader == ALoader::Gather && c.sLanes > 1 ? 1.9 : 1.0;
     }
-    // Fill the device: too few workgroups leave compute units idle.
-    const double workgroups = mTiles * nTiles * double(p.groups);
-    const double slots = d.isCpu() ? 16.0 : 512.0;
-    const double fill = workgroups >= slots ? 1.0 : slots / workgroups;
-    return work * factor * fill;
+    return work * factor * (underfilled ? slots / workgroups : 1.0);
 }
 
 PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProblem& p) {
