@@ -11,6 +11,7 @@
 #include "kernels.hpp"
 #include "pipeline.hpp"
 #include "tensor_impl.hpp"
+#include "timestamps.hpp"
 #include "tuning_cache.hpp"
 
 namespace vkconv {
@@ -30,6 +31,8 @@ struct Conv2dImpl {
     std::vector<VkDescriptorSet> sets;
     uint64_t boundInput = 0, boundOutput = 0;
 
+    // Checks the tensors against the problem and binds them (descriptor sets per chunk).
+    void prepare(const Tensor& input, const Tensor& output);
     void bindTensors(const TensorImpl& input, const TensorImpl& output);
     void record(VkCommandBuffer cmd) const;
 };
@@ -118,6 +121,13 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 }
 
 }  // namespace
+
+void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
+    checkTensor("input", input.impl(), problem.inputShape(), context.get());
+    checkTensor("output", output.impl(), problem.outputShape(), context.get());
+    bindTensors(input.impl(), output.impl());
+}
+
 }  // namespace detail
 
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
@@ -208,9 +218,7 @@ Conv2d& Conv2d::operator=(Conv2d&&) noexcept = default;
 void Conv2d::run(const Tensor& input, Tensor& output) {
     using namespace detail;
     auto& impl = *impl_;
-    checkTensor("input", input.impl(), impl.problem.inputShape(), impl.context.get());
-    checkTensor("output", output.impl(), impl.problem.outputShape(), impl.context.get());
-    impl.bindTensors(input.impl(), output.impl());
+    impl.prepare(input, output);
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
         barrierBeforeCompute(cmd);
         impl.record(cmd);
@@ -222,44 +230,19 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup
     auto& impl = *impl_;
     if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
     if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
-    if (impl.context->info.timestampPeriodNs <= 0)
-        throw Error(Error::Kind::Unsupported, "device has no compute-queue timestamps");
-    checkTensor("input", input.impl(), impl.problem.inputShape(), impl.context.get());
-    checkTensor("output", output.impl(), impl.problem.outputShape(), impl.context.get());
-    impl.bindTensors(input.impl(), output.impl());
-
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2 * static_cast<uint32_t>(iterations);
-    VkQueryPool q;
-    VKCONV_CHECK(vkCreateQueryPool(impl.context->device, &info, nullptr, &q));
-    UniqueQueryPool queries(impl.context->device, q);
-
+    TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(iterations));
+    impl.prepare(input, output);
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, q, 0, info.queryCount);
-        for (int i = 0; i < warmup; ++i) {
+        timestamps.reset(cmd);
+        for (int i = 0; i < warmup + iterations; ++i) {
             barrierBeforeCompute(cmd);
+            const int t = i - warmup;
+            if (t >= 0) timestamps.begin(cmd, uint32_t(t));
             impl.record(cmd);
-        }
-        for (int i = 0; i < iterations; ++i) {
-            barrierBeforeCompute(cmd);
-            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q, 2 * i);
-            impl.record(cmd);
-            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q, 2 * i + 1);
+            if (t >= 0) timestamps.end(cmd, uint32_t(t));
         }
     });
-    std::vector<uint64_t> stamps(info.queryCount);
-    VKCONV_CHECK(vkGetQueryPoolResults(impl.context->device, q, 0, info.queryCount,
-                                       stamps.size() * 8, stamps.data(), 8,
-                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    const uint64_t mask = impl.context->info.timestampValidBits >= 64
-                              ? ~0ull
-                              : (1ull << impl.context->info.timestampValidBits) - 1;
-    std::vector<double> ms;
-    for (int i = 0; i < iterations; ++i)
-        ms.push_back(double((stamps[2 * i + 1] - stamps[2 * i]) & mask) *
-                     impl.context->info.timestampPeriodNs * 1e-6);
-    return ms;
+    return timestamps.milliseconds();
 }
 
 const ConvProblem& Conv2d::problem() const { return impl_->problem; }

@@ -6,6 +6,7 @@
 
 #include "buffer.hpp"
 #include "pipeline.hpp"
+#include "timestamps.hpp"
 #include "vkconv/tuning.hpp"
 
 namespace vkconv {
@@ -18,8 +19,7 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
     if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
     if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
     ContextImpl& ctx = *context.impl();
-    if (ctx.info.timestampPeriodNs <= 0)
-        throw Error(Error::Kind::Unsupported, "device has no compute-queue timestamps");
+    TimestampPairs timestamps(ctx, static_cast<uint32_t>(iterations));
 
     if (bytes > ctx.info.maxStorageBufferRange || bytes / 16 > 0xFFFFFFFFull)
         throw invalidArgument("bytes", bytes,
@@ -30,13 +30,6 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
     // Touch both buffers first so that no copy pays for first-use page mapping.
     fillBuffer(ctx, src, 0x3f800000u);
     fillBuffer(ctx, dst, 0);
-
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2 * static_cast<uint32_t>(iterations);
-    VkQueryPool q;
-    VKCONV_CHECK(vkCreateQueryPool(ctx.device, &info, nullptr, &q));
-    UniqueQueryPool queries(ctx.device, q);
 
     PipelineCache& pipelines = ctx.pipelines();
     PipelineKey key;
@@ -74,7 +67,7 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
         1, std::min<uint64_t>({(uint64_t(words) + 255) / 256, 65535, ctx.info.maxWorkGroupCount[0]}));
     uint32_t push[PipelineCache::kPushConstantBytes / 4] = {words};
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, q, 0, info.queryCount);
+        timestamps.reset(cmd);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set,
                                 0, nullptr);
@@ -82,24 +75,15 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
         for (int i = 0; i < warmup + iterations; ++i) {
             barrierBeforeCompute(cmd);
             const int t = i - warmup;
-            if (t >= 0) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q, 2 * t);
+            if (t >= 0) timestamps.begin(cmd, uint32_t(t));
             vkCmdDispatch(cmd, groups, 1, 1);
-            if (t >= 0) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q, 2 * t + 1);
+            if (t >= 0) timestamps.end(cmd, uint32_t(t));
         }
     });
-    std::vector<uint64_t> stamps(info.queryCount);
-    VKCONV_CHECK(vkGetQueryPoolResults(ctx.device, q, 0, info.queryCount, stamps.size() * 8,
-                                       stamps.data(), 8,
-                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    const uint64_t mask =
-        ctx.info.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.info.timestampValidBits) - 1;
-
     CopyBandwidth result;
     result.bytes = bytes;
     result.iterations = iterations;
-    for (int i = 0; i < iterations; ++i)
-        result.ms.push_back(double((stamps[2 * i + 1] - stamps[2 * i]) & mask) *
-                            ctx.info.timestampPeriodNs * 1e-6);
+    result.ms = timestamps.milliseconds();
     const TimingStats t = summarizeTimes(result.ms);
     result.minMs = t.minMs;
     result.maxMs = t.maxMs;
