@@ -17,6 +17,8 @@
 #include "conv_gather.glsl"
 #include "conv_epilogue.glsl"
 #include "coopmat_tile.glsl"
+#include "coopmat_stages.glsl"
+#include "coopmat_store_tile.glsl"
 
 // A's gather mapping. Consecutive threads take S_LANES consecutive columns (kernel taps s) of one
 // row, then the next row: with a strided convolution, consecutive output pixels are STRIDE_W

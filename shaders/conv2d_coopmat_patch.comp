@@ -15,6 +15,8 @@
 #include "conv_problem.glsl"
 #include "conv_epilogue.glsl"
 #include "coopmat_tile.glsl"
+#include "coopmat_stages.glsl"
+#include "coopmat_store_tile.glsl"
 
 layout(constant_id = 31) const uint TILE_H = 2;   // output rows per tile
 layout(constant_id = 32) const uint TILE_W = 55;  // output columns per tile

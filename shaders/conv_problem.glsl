@@ -48,7 +48,13 @@ layout(push_constant) uniform ChunkParams {
     uint group_base;   // first group of this dispatch
 } chunk;
 
+// A kernel that reads binding 0 or writes binding 3 in another type defines VKCONV_OWN_INPUT /
+// VKCONV_OWN_OUTPUT and declares it itself (the packed-input kernels).
+#ifndef VKCONV_OWN_INPUT
 layout(set = 0, binding = 0, std430) readonly buffer InputBuffer { float input_data[]; };
+#endif
 layout(set = 0, binding = 2, std430) readonly buffer BiasBuffer { float bias_data[]; };
+#ifndef VKCONV_OWN_OUTPUT
 layout(set = 0, binding = 3, std430) writeonly buffer OutputBuffer { float output_data[]; };
+#endif
 // binding 1 (packed weights) is declared by each kernel in its own operand type.

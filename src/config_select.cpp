@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "packed_input.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv::detail {
@@ -60,10 +61,48 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         if (c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN) || frags == 0 || frags > 32) return;
         out.push_back(c);
     };
+    const bool packable = packedInputSupport(p).empty();
     for (const auto& shape : d.coopMatShapes) {
         if (shape.a != operand || shape.b != operand || shape.c != ScalarType::F32 ||
             shape.result != ScalarType::F32)
             continue;
+        // The packed loader: no K slices or stages, the window is the whole K.
+        // ... and its B-in-registers variant: one subgroup per MMA_N columns, persistent over tiles.
+        for (uint32_t sg : subgroupSizes)
+            for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
+                for (uint32_t bm : {16u, 32u, 48u, 64u, 96u, 128u})
+                    for (uint32_t tiles : {1u, 2u, 4u, 8u, 16u}) {
+                        if (!packable || bn % shape.n) break;
+                        KernelConfig c;
+                        c.path = path;
+                        c.aLoader = ALoader::Packed;
+                        c.bRegisters = true;
+                        c.tilesPerWorkgroup = tiles;
+                        c.bm = bm, c.bn = bn, c.bk = shape.k;
+                        c.warpsM = 1, c.warpsN = bn / shape.n;
+                        c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
+                        c.stages = 1;
+                        c.subgroupSize = sg;
+                        add(c);
+                    }
+        for (uint32_t sg : subgroupSizes)
+            for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
+                for (uint32_t bk : {16u, 32u, 48u})
+                    for (uint32_t wm : {1u, 2u, 4u, 6u, 8u})
+                        for (uint32_t wn : {1u, 2u, 3u, 4u})
+                            for (uint32_t bm : {32u, 64u, 96u, 128u, 192u, 256u})
+                                for (uint32_t stages : {1u, 2u}) {
+                                    if (!packable || bk % shape.k) break;
+                                    KernelConfig c;
+                                    c.path = path;
+                                    c.aLoader = ALoader::Packed;
+                                    c.bm = bm, c.bn = bn, c.bk = bk;
+                                    c.warpsM = wm, c.warpsN = wn;
+                                    c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
+                                    c.stages = stages;
+                                    c.subgroupSize = sg;
+                                    add(c);
+                                }
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bk : {16u, 32u, 64u})
@@ -143,6 +182,29 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     // configurations, then the benchmark's 30 layers): the A gather and its latency dominate,
     // not the matrix units, so small warp tiles, one stage and the gather loader win.
     double factor;
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
+        // Work on the packed problem: M runs over padded rows of the packed image, K over the
+        // stride-1 kernel's padded rows.
+        const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk);
+        work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK();
+        // Calibrated on the H200 (bench/RESULTS.md, 2026-11-21, alexnet1): B in registers with
+        // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed
+        // (0.73 ms at best); 16x8 instruction shapes were 1.3x slower.
+        const uint32_t fragM = c.bm / c.warpsM / c.mmaM;
+        factor = c.bRegisters ? 1.0 : 1.1;
+        factor *= fragM == 2 ? 1.0 : fragM == 1 ? 1.05 : 1.0 + 0.4 * (fragM - 2);
+        if (c.bRegisters)
+            factor *= c.tilesPerWorkgroup >= 8 ? (c.tilesPerWorkgroup == 8 ? 1.0 : 1.02)
+                      : c.tilesPerWorkgroup == 4 ? 1.07 : c.tilesPerWorkgroup == 2 ? 1.3 : 2.0;
+        factor *= c.mmaN >= 16 ? 1.0 : 1.3;
+        factor *= 1.0 + 24.0 / c.bn;  // the window is loaded once per N tile
+        // Where the packed loader wins: first layers (few channels, short K), measured on
+        // alexnet1 (packed 0.66 ms against the gather's 0.92). Elsewhere it is unmeasured, so
+        // the gather loader keeps its place and the sweep decides.
+        const bool firstLayer = l.channels <= 64 && l.gemmK() <= 512;
+        factor *= firstLayer ? 0.3 : 3.0;
+        return work * factor * (underfilled ? slots / workgroups : 1.0);
+    }
     if (c.path == Path::Fp32) {
         factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
     } else {

@@ -9,6 +9,7 @@
 #include "config_select.hpp"
 #include "conv_plan.hpp"
 #include "kernels.hpp"
+#include "packed_input.hpp"
 #include "pipeline.hpp"
 #include "tensor_impl.hpp"
 #include "timestamps.hpp"
@@ -26,9 +27,15 @@ struct Conv2dImpl {
     std::shared_ptr<ComputePipeline> pipeline;
     Buffer weights, bias;
 
+    // Packed loader only: the pass that packs each chunk's input into `packedInput` before the
+    // conv reads it, its grid per chunk, and its descriptor sets.
+    std::shared_ptr<ComputePipeline> packPipeline;
+    Buffer packedInput;
+    std::vector<std::array<uint32_t, 2>> packGrid;
+
     // Descriptor sets for the last (input, output) pair; rebuilt when the tensors change.
     UniqueDescriptorPool pool;
-    std::vector<VkDescriptorSet> sets;
+    std::vector<VkDescriptorSet> sets, packSets;
     uint64_t boundInput = 0, boundOutput = 0;
 
     // Checks the tensors against the problem and binds them (descriptor sets per chunk).
@@ -40,8 +47,9 @@ struct Conv2dImpl {
 void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) {
     if (!sets.empty() && boundInput == input.id && boundOutput == output.id) return;
     VkDevice device = context->device;
+    const bool packed = packPipeline != nullptr;
     if (!pool) {
-        const uint32_t n = static_cast<uint32_t>(plan.chunks.size());
+        const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * (packed ? 2 : 1);
         VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n * PipelineCache::kBindings};
         VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         info.maxSets = n;
@@ -53,32 +61,40 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
     } else {
         VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
     }
-    sets.assign(plan.chunks.size(), VK_NULL_HANDLE);
-    std::vector<VkDescriptorSetLayout> layouts(sets.size(), context->pipelines().setLayout());
+    const size_t chunks = plan.chunks.size();
+    std::vector<VkDescriptorSet> all(chunks * (packed ? 2 : 1), VK_NULL_HANDLE);
+    std::vector<VkDescriptorSetLayout> layouts(all.size(), context->pipelines().setLayout());
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool.get();
-    alloc.descriptorSetCount = static_cast<uint32_t>(sets.size());
+    alloc.descriptorSetCount = static_cast<uint32_t>(all.size());
     alloc.pSetLayouts = layouts.data();
-    VKCONV_CHECK(vkAllocateDescriptorSets(device, &alloc, sets.data()));
+    VKCONV_CHECK(vkAllocateDescriptorSets(device, &alloc, all.data()));
+    sets.assign(all.begin(), all.begin() + chunks);
+    packSets.assign(all.begin() + chunks, all.end());
 
-    for (size_t i = 0; i < sets.size(); ++i) {
-        const ChunkBinding& chunk = plan.chunks[i];
-        VkDescriptorBufferInfo infos[4] = {
-            {input.buffer.handle(), chunk.input.offset, chunk.input.range},
-            {weights.handle(), 0, VK_WHOLE_SIZE},
-            {bias.handle(), 0, VK_WHOLE_SIZE},
-            {output.buffer.handle(), chunk.output.offset, chunk.output.range},
-        };
+    auto write = [&](VkDescriptorSet set, const VkDescriptorBufferInfo (&infos)[4]) {
         VkWriteDescriptorSet writes[4];
         for (uint32_t b = 0; b < 4; ++b) {
             writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[b].dstSet = sets[i];
+            writes[b].dstSet = set;
             writes[b].dstBinding = b;
             writes[b].descriptorCount = 1;
             writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             writes[b].pBufferInfo = &infos[b];
         }
         vkUpdateDescriptorSets(device, 4, writes, 0, nullptr);
+    };
+    for (size_t i = 0; i < chunks; ++i) {
+        const ChunkBinding& chunk = plan.chunks[i];
+        const VkDescriptorBufferInfo inputInfo{input.buffer.handle(), chunk.input.offset, chunk.input.range};
+        const VkDescriptorBufferInfo packedInfo{packedInput.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo weightInfo{weights.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo biasInfo{bias.handle(), 0, VK_WHOLE_SIZE};
+        // The packing pass reads the chunk's input (binding 0) and writes the packed input
+        // (binding 3); the conv then reads the packed input in its place.
+        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo,
+                        {output.buffer.handle(), chunk.output.offset, chunk.output.range}});
+        if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo});
     }
     boundInput = input.id;
     boundOutput = output.id;
@@ -89,6 +105,23 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
     uint32_t boundChunk = UINT32_MAX;
     for (const Dispatch& d : plan.dispatches) {
+        if (packPipeline && d.chunk != boundChunk) {
+            // Pack this chunk's input. The barrier before it keeps the previous chunk's conv
+            // reads ahead of the overwrite; the one after makes the packed input visible.
+            if (boundChunk != UINT32_MAX) barrierBeforeCompute(cmd);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, packPipeline->handle());
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
+                                    &packSets[d.chunk], 0, nullptr);
+            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               sizeof(ChunkParams), &d.params);
+            vkCmdDispatch(cmd, packGrid[d.chunk][0], packGrid[d.chunk][1], 1);
+            barrierBeforeCompute(cmd);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+        }
+        if (packPipeline && (config.debugSkip & 8u)) {  // diagnostics: time the packing alone
+            boundChunk = d.chunk;
+            continue;
+        }
         if (d.chunk != boundChunk) {
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
                                     &sets[d.chunk], 0, nullptr);
@@ -180,14 +213,37 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     }
 
     const KernelConfig& c = impl.config;
-    const uint32_t tilesPerImage =
-        c.path != Path::Fp32 && c.aLoader == ALoader::Patch
-            ? uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW))
-            : 0;
-    impl.plan = planExecution(problem, device, c.bm, c.bn, tilesPerImage);
-    PreparedKernel kernel = impl.config.path == Path::Fp32
-                                ? prepareFp32Kernel(problem, impl.config, weight)
-                                : prepareCoopMatKernel(problem, impl.config, weight);
+    const bool packed = c.path != Path::Fp32 && c.aLoader == ALoader::Packed;
+    const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk) : PackedInputLayout{};
+    uint32_t tilesPerImage = 0;
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
+        tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
+    if (packed) tilesPerImage = packedLayout.tilesPerImage;
+    impl.plan = planExecution(problem, device, c.bm, c.bn, tilesPerImage,
+                              packed ? packedLayout.imageHalves() * 2 : 0,
+                              packed ? packedLayout.tailHalves(c.bm) * 2 : 0, c.tilesPerWorkgroup);
+    PipelineKey packKey;
+    PreparedKernel kernel = c.path == Path::Fp32 ? prepareFp32Kernel(problem, c, weight)
+                            : packed ? preparePackedCoopMatKernel(problem, c, weight, packKey)
+                                     : prepareCoopMatKernel(problem, c, weight);
+    if (packed) {
+        impl.packPipeline = impl.context->pipelines().get(packKey);
+        // The tail past the last image is read only by outputs that are thrown away; zero it once
+        // so that those reads are finite and defined.
+        const uint64_t bytes = (impl.plan.imagesPerChunk * packedLayout.imageHalves() + packedLayout.tailHalves(c.bm)) * 2;
+        impl.packedInput = Buffer(*impl.context, (bytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
+        fillBuffer(*impl.context, impl.packedInput, 0);
+        for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
+            const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);
+            const uint64_t groups = (images * packedLayout.imageHalves() / 8 + 255) / 256;
+            const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
+            const uint64_t y = (groups + x - 1) / x;
+            if (y > device.maxWorkGroupCount[1])
+                throw Error(Error::Kind::Unsupported, "packing the input needs " + std::to_string(groups) +
+                                                          " workgroups, more than the device's grid holds");
+            impl.packGrid.push_back({uint32_t(x), uint32_t(y)});
+        }
+    }
     // Ask for the configuration's subgroup size only where the device lets us choose; elsewhere
     // can_implement has already checked that the device's only size is the configured one.
     kernel.pipeline.requiredSubgroupSize =

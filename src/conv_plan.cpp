@@ -23,7 +23,8 @@ BufferRange alignedRange(uint64_t firstByte, uint64_t bytes, uint64_t alignment,
 }  // namespace
 
 ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t bm, uint32_t bn,
-                            uint32_t tilesPerImage) {
+                            uint32_t tilesPerImage, uint64_t workspacePerImage, uint64_t workspaceTail,
+                            uint32_t tilesPerWorkgroup) {
     const uint64_t align = std::max<uint64_t>(d.minStorageBufferOffsetAlignment, 4);
     const uint64_t maxRange = usableRange(d);
     const uint64_t inImage = uint64_t(p.inChannels * p.height * p.width) * 4;
@@ -41,10 +42,17 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
                         " bytes, more than the device's maxStorageBufferRange (" +
                         std::to_string(maxRange) + "); vkconv splits by whole images");
 
+    if (workspacePerImage && workspacePerImage + workspaceTail > maxRange)
+        throw Error(Error::Kind::Unsupported,
+                    "one image's packed input is " + std::to_string(workspacePerImage + workspaceTail) +
+                        " bytes, more than the device's maxStorageBufferRange (" +
+                        std::to_string(maxRange) + ")");
+
     const uint64_t pixels = uint64_t(p.outHeight() * p.outWidth());
     uint64_t perChunk = std::min((maxRange - slack) / inImage, (maxRange - slack) / outImage);
     // Keep each chunk's GEMM row count within 32 bits with room for a tile of overshoot.
     perChunk = std::min<uint64_t>(perChunk, ((1ull << 31) - bm) / pixels);
+    if (workspacePerImage) perChunk = std::min(perChunk, (maxRange - workspaceTail) / workspacePerImage);
     perChunk = std::max<uint64_t>(1, std::min<uint64_t>(perChunk, p.batch));
 
     ExecutionPlan plan;
@@ -62,7 +70,8 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
         const uint32_t chunkIndex = static_cast<uint32_t>(plan.chunks.size());
         plan.chunks.push_back(binding);
         params.mRows = static_cast<uint32_t>(images * pixels);
-        const uint64_t mTiles = tilesPerImage ? images * tilesPerImage : (images * pixels + bm - 1) / bm;
+        uint64_t mTiles = tilesPerImage ? images * tilesPerImage : (images * pixels + bm - 1) / bm;
+        mTiles = (mTiles + tilesPerWorkgroup - 1) / std::max(tilesPerWorkgroup, 1u);
         for (uint64_t m0 = 0; m0 < mTiles; m0 += groupsLimitX)
             for (uint32_t g0 = 0; g0 < groups; g0 += groupsLimitZ) {
                 Dispatch dispatch;

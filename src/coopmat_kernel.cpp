@@ -7,8 +7,6 @@
 
 namespace vkconv::detail {
 
-namespace {
-
 // IEEE fp32 -> fp16, round to nearest even; overflow to infinity, subnormals kept.
 uint16_t toHalf(float f) {
     uint32_t x;
@@ -27,8 +25,6 @@ uint16_t toHalf(float f) {
     if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
     return uint16_t(sign | h);
 }
-
-}  // namespace
 
 uint32_t gemmColumnsPerRow(const KernelConfig& c, const ConvProblem& p) {
     const uint32_t lanes = c.aLoader == ALoader::Gather ? std::max(c.sLanes, 1u) : 1u;

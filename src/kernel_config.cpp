@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "packed_input.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
 
@@ -49,6 +50,13 @@ uint32_t KernelConfig::threads() const {
 
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
+    if (aLoader == ALoader::Packed) {
+        // shaders/conv2d_coopmat_packed.comp: the window (which the epilogue reuses), B's stages.
+        const uint64_t window = std::max<uint64_t>(detail::packedInputLayout(p, bm, bk).windowBytes(bm),
+                                                   warpsM * warpsN * mmaM * mmaN * 4);
+        return static_cast<uint32_t>(std::min<uint64_t>(window, 1u << 30)) +
+               (bRegisters ? 0 : stages * bk * (bn + 8) * 2);
+    }
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
     // padded by 8 elements, plus one fp32 accumulator fragment per subgroup for the epilogue.
     const uint32_t operands = stages * bk * ((bm + 8) + (bGlobal ? 0 : bn + 8)) * 2;
@@ -75,6 +83,9 @@ std::string KernelConfig::str() const {
         s << " warps " << warpsM << "x" << warpsN << " mma " << mmaM << "x" << mmaN << "x" << mmaK
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
+    if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
+    if (path != Path::Fp32 && bRegisters) s << " breg";
+    if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
     if (path != Path::Fp32 && bGlobal) s << " bglobal";
     if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
@@ -140,6 +151,14 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
                    " must be non-empty and at most BM pixels";
         if (c.threads() < c.bm) return "patch loader needs at least one thread per row of BM";
     }
+    if (c.aLoader == ALoader::Packed && (c.stages > 2 || c.bGlobal || c.sLanes != 1))
+        return "the packed loader takes one or two stages, no bglobal, no lanes";
+    if ((c.bRegisters || c.tilesPerWorkgroup > 1) && c.aLoader != ALoader::Packed)
+        return "B in registers and several tiles per workgroup need the packed loader";
+    if (c.tilesPerWorkgroup == 0) return "tilesPerWorkgroup must be >= 1";
+    if (c.tilesPerWorkgroup > 1 && !c.bRegisters) return "several tiles per workgroup need B in registers";
+    if (c.bRegisters && (c.warpsM != 1 || c.bn != c.warpsN * c.mmaN))
+        return "B in registers needs warpsM = 1 and BN = warpsN x the instruction's N";
     if (c.warpsM == 0 || c.warpsN == 0 || c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN))
         return "tile is not a whole number of subgroup tiles";
     if (c.bk % c.mmaK) return "BK must be a multiple of the instruction's K";
@@ -151,11 +170,27 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
 
 std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
-    const bool anyBk = c.path != Path::Fp32 && c.bGlobal;  // B not staged: BK may be any multiple of the MMA's K
+    // B not staged, or the packed loader (its slices are whole kernel-row pieces): BK may be any
+    // multiple of the MMA's K.
+    const bool anyBk = c.path != Path::Fp32 && (c.bGlobal || c.aLoader == ALoader::Packed);
     if (!anyBk && !isPow2(c.bk)) return "BK must be a power of two";
     if (c.path != Path::Fp32 && c.bGlobal && c.bn % 8) return "bglobal needs BN a multiple of 8 (16-byte rows)";
     if (c.path == Path::Fp32 || c.aLoader == ALoader::Gather)
         if (!isPow2(c.bm)) return "BM must be a power of two";
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
+        if (std::string why = detail::packedInputSupport(p); !why.empty()) return why;
+        // The packed input of one image (and the tail) is bound as one buffer range.
+        const auto layout = detail::packedInputLayout(p, c.bm, c.bk);
+        const uint64_t imageBytes = (layout.imageHalves() + layout.tailHalves(c.bm)) * 2;
+        if (imageBytes > std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31))
+            return "one image's packed input (" + std::to_string(imageBytes) +
+                   " bytes) exceeds maxStorageBufferRange " + std::to_string(d.maxStorageBufferRange);
+        // Each subgroup holds K / mmaK B fragments (on NVIDIA, 27 16x16 fragments are 108
+        // registers a thread); beyond 64 the kernel would spill.
+        const uint64_t fragments = layout.gemmK() / c.mmaK;
+        if (c.bRegisters && fragments > 64)
+            return "B in registers would take " + std::to_string(fragments) + " fragments a subgroup (at most 64)";
+    }
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
     std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d);
     if (!why.empty()) return why;

@@ -31,6 +31,9 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConf
 // multiple of the gather loader's lanes per row.
 uint32_t gemmColumnsPerRow(const KernelConfig& config, const ConvProblem& problem);
 
+// IEEE fp32 -> fp16 bits, round to nearest even (the operand type of the coopmat-f16 kernels).
+uint16_t toHalf(float value);
+
 inline uint32_t roundUp(uint64_t value, uint32_t multiple) {
     return static_cast<uint32_t>((value + multiple - 1) / multiple * multiple);
 }

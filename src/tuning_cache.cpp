@@ -28,7 +28,9 @@ constexpr const char* kFormat = "vkconv tuning cache";
 constexpr int kVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
-const char* toString(ALoader a) { return a == ALoader::Patch ? "patch" : "gather"; }
+const char* toString(ALoader a) {
+    return a == ALoader::Patch ? "patch" : a == ALoader::Packed ? "packed" : "gather";
+}
 
 json configObject(const KernelConfig& c) {
     return json{{"path", toString(c.path)}, {"bm", c.bm},         {"bn", c.bn},
@@ -37,6 +39,7 @@ json configObject(const KernelConfig& c) {
                 {"mmaN", c.mmaN},           {"mmaK", c.mmaK},     {"stages", c.stages},
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
+                {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
                 {"tileH", c.tileH},         {"tileW", c.tileW},   {"subgroupSize", c.subgroupSize}};
 }
 
@@ -63,9 +66,9 @@ KernelConfig configFromObject(const json& j) {
     c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
     c.stages = u32("stages");
     const std::string loader = text("aLoader");
-    if (loader != "gather" && loader != "patch")
-        throw invalidArgument("config.aLoader", loader, "expected gather or patch");
-    c.aLoader = loader == "patch" ? ALoader::Patch : ALoader::Gather;
+    if (loader != "gather" && loader != "patch" && loader != "packed")
+        throw invalidArgument("config.aLoader", loader, "expected gather, patch or packed");
+    c.aLoader = loader == "patch" ? ALoader::Patch : loader == "packed" ? ALoader::Packed : ALoader::Gather;
     if (!j.contains("bGlobal") || !j.at("bGlobal").is_boolean())
         throw invalidArgument("config.bGlobal", j.contains("bGlobal") ? j.at("bGlobal").dump() : "missing",
                               "expected true or false");
@@ -75,6 +78,12 @@ KernelConfig configFromObject(const json& j) {
     // Fields added after the format's first entries: absent means what configurations were
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");
+    if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
+    if (j.contains("bRegisters")) {
+        if (!j.at("bRegisters").is_boolean())
+            throw invalidArgument("config.bRegisters", j.at("bRegisters").dump(), "expected true or false");
+        c.bRegisters = j.at("bRegisters").get<bool>();
+    }
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
     return c;
 }

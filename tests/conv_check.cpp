@@ -1,9 +1,11 @@
 #include "conv_check.hpp"
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 
-#include "config_select.hpp"  // src/: the bf16 variant's configuration
+#include "config_select.hpp"  // src/: the bf16 and packed variants' configurations
+#include "packed_input.hpp"   // src/: which problems the packed loader serves
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -16,6 +18,8 @@ std::string variantName(Variant variant) {
         case Variant::Fp32: return "fp32";
         case Variant::Fast: return "fast";
         case Variant::CoopMatBF16: return "bf16";
+        case Variant::Packed: return "packed";
+        case Variant::PackedBRegisters: return "breg";
     }
     return "?";
 }
@@ -29,19 +33,36 @@ bool hasShape(const DeviceInfo& d, ScalarType operand) {
     return false;
 }
 
+// The packed variants' configuration: the heuristic's best with that loader and B placement.
+std::optional<KernelConfig> packedConfig(const DeviceInfo& d, const ConvProblem& p, bool bRegisters) {
+    if (!d.coopMatKhr || !detail::packedInputSupport(p).empty()) return std::nullopt;
+    std::optional<KernelConfig> best;
+    double bestCost = 0;
+    for (const auto& c : detail::candidateConfigs(Path::CoopMatF16, d, p)) {
+        if (c.aLoader != ALoader::Packed || c.bRegisters != bRegisters) continue;
+        const double cost = detail::heuristicCost(c, d, p);
+        if (!best || cost < bestCost) best = c, bestCost = cost;
+    }
+    return best;
+}
+
 }  // namespace
 
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems) {
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
-        for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16}) {
+        for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16, Variant::Packed,
+                                Variant::PackedBRegisters}) {
+            const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
             if (variant == Variant::CoopMatBF16) {
-                const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
                 if (!d || !d->coopMatKhr || !d->shaderBFloat16 || !hasShape(*d, ScalarType::BF16) ||
                     !hasShape(*d, ScalarType::F16))
                     continue;
             }
-            for (const auto& p : problems) cases.push_back({device, variant, p});
+            const bool packed = variant == Variant::Packed || variant == Variant::PackedBRegisters;
+            for (const auto& p : problems)
+                if (!packed || (d && packedConfig(*d, p.problem, variant == Variant::PackedBRegisters)))
+                    cases.push_back({device, variant, p});
         }
     return cases;
 }
@@ -74,6 +95,17 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
 
     ConvOptions options;
     options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
+    if (variant == Variant::Packed || variant == Variant::PackedBRegisters) {
+        const auto config = packedConfig(device, p, variant == Variant::PackedBRegisters);
+        if (!config) {
+            // Registered only where one fits the device; a profile's narrowed limits (the
+            // chunking suite's 1 MiB buffers) can still leave none.
+            result.skipReason = "no packed configuration fits device '" + device.name + "' for " + p.str();
+            result.limitedByProfile = true;
+            return result;
+        }
+        options.config = *config;
+    }
     if (variant == Variant::CoopMatBF16) {
         try {
             options.config = detail::selectConfig(Path::CoopMatBF16, device, p).config;

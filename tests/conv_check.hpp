@@ -16,6 +16,7 @@ namespace vkconv::test {
 struct CheckResult {
     bool ran = false;        // false: the path is not available (skipReason says why)
     std::string skipReason;
+    bool limitedByProfile = false;  // skipped because a profile's narrowed limits leave no configuration
     double error = 0, bound = 0;
     std::string report;      // problem, seed, configuration, error and bound, for messages
     bool passed() const { return ran && error <= bound; }
@@ -24,8 +25,11 @@ struct CheckResult {
 // How a case picks its path: Precision::Fp32, Precision::Fast (the best cooperative-matrix path),
 // or the bf16 cooperative-matrix path forced through its heuristic configuration (registered
 // only on devices that have it besides f16, where Fast would never pick it).
-enum class Variant { Fp32, Fast, CoopMatBF16 };
-std::string variantName(Variant variant);  // "fp32", "fast", "bf16": part of the test name
+// Packed and PackedBRegisters force the packed-input loader (B staged, or B in registers) through
+// its best heuristic configuration; registered only where the device has cooperative matrices
+// and such a configuration fits the problem.
+enum class Variant { Fp32, Fast, CoopMatBF16, Packed, PackedBRegisters };
+std::string variantName(Variant variant);  // "fp32", "fast", "bf16", "packed", "breg": in test names
 
 // Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
 // device or problem without a cooperative-matrix path, bf16 without a configuration), returns
@@ -42,8 +46,8 @@ struct ConvCase {
 // gtest prints a case (in failure messages) by its name and problem.
 void PrintTo(const ConvCase& c, std::ostream* os);
 
-// Every problem x every test device x {Fp32, Fast, and CoopMatBF16 where the device has both
-// f16 and bf16 cooperative matrices}.
+// Every problem x every test device x {Fp32, Fast, CoopMatBF16 where the device has both f16 and
+// bf16 cooperative matrices, Packed and PackedBRegisters where a packed configuration fits}.
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems);
 
 // "dev0_fast_alexnet1_n2": gtest's name for a case.
@@ -54,7 +58,7 @@ std::string caseName(const ConvCase& c);
 // (bf16 cases exist only where the device lists bf16 shapes, so they never skip for lack of it.)
 #define VKCONV_SKIP_UNAVAILABLE(result)                                                        \
     do {                                                                                       \
-        if (::vkconv::test::requireCoopMat())                                                  \
+        if (::vkconv::test::requireCoopMat() && !(result).limitedByProfile)                    \
             FAIL() << "VKCONV_REQUIRE_COOPMAT=1 but the fast path is unavailable: "            \
                    << (result).skipReason << "\n" << (result).report;                          \
         GTEST_SKIP() << (result).skipReason;                                                   \

@@ -35,6 +35,10 @@ constexpr bool kPatchLoaderEnabled = false;
 enum class ALoader {
     Gather,  // each element read from the NCHW input with index arithmetic: any problem
     Patch,   // the tile's input patch loaded once into shared memory: when the patch fits
+    // A pre-pass packs the input as fp16 NHWC with the stride folded into the channels; each
+    // workgroup copies one contiguous window of it to shared memory and loads A fragments from
+    // there as strided matrices. Groups 1, dilation 1, windows that fit shared memory.
+    Packed,
 };
 Precision precisionFromString(const std::string& name);  // "fast", "fp32"
 
@@ -50,13 +54,18 @@ struct KernelConfig {
     ALoader aLoader = ALoader::Gather;
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
-    // matrix work, 4 = the output stores, to time what each costs. Results are then WRONG.
+    // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
+    // pass alone), to time what each costs. Results are then WRONG.
     uint32_t debugSkip = 0;
     // Gather loader: consecutive threads take sLanes consecutive kernel taps of one output pixel
     // (S is padded to a multiple of sLanes in the K ordering); sLanes = stride keeps a strided
     // convolution's loads contiguous. 1 = one tap per thread, consecutive pixels.
     uint32_t sLanes = 1;
     uint32_t tileH = 0, tileW = 0;  // Patch: the M tile is tileH x tileW output pixels
+    // Packed loader: each subgroup keeps its MMA_N columns of B in registers for the whole K
+    // (warpsM = 1, bn = warpsN * mmaN), and each workgroup computes tilesPerWorkgroup M tiles.
+    bool bRegisters = false;
+    uint32_t tilesPerWorkgroup = 1;
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
 
     uint32_t threads() const;           // workgroup size

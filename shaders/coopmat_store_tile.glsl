@@ -1,0 +1,26 @@
+// The epilogue of the gather and patch kernels: each subgroup stages its accumulators through its
+// own fragment of shared memory and hands every element to the kernel's storeAccumulator().
+// Include after coopmat_tile.glsl.
+
+// Epilogue: each subgroup stages one accumulator fragment at a time, column-major, so that
+// consecutive lanes store consecutive output pixels.
+shared float sC[WARPS_M * WARPS_N * MMA_M * MMA_N];
+
+// Defined by the kernel: writes C[mLocal][nLocal] of this workgroup's tile (bias, bounds, layout).
+void storeAccumulator(uint mLocal, uint nLocal, float value);
+
+// Epilogue: fragment by fragment through this subgroup's part of sC.
+void storeTile(uint warp, uint warpM, uint warpN) {
+    const uint cBase = warp * MMA_M * MMA_N;
+    for (uint i = 0; i < FRAG_M; ++i)
+        for (uint j = 0; j < FRAG_N; ++j) {
+            coopMatStore(acc[i * FRAG_N + j], sC, cBase, MMA_M, gl_CooperativeMatrixLayoutColumnMajor);
+            subgroupMemoryBarrierShared();
+            subgroupBarrier();
+            const uint m0 = warpM * WARP_TILE_M + i * MMA_M;
+            const uint n0 = warpN * WARP_TILE_N + j * MMA_N;
+            for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP)
+                storeAccumulator(m0 + e % MMA_M, n0 + e / MMA_M, sC[cBase + e]);
+            subgroupBarrier();
+        }
+}

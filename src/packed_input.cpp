@@ -1,0 +1,143 @@
+#include "packed_input.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vkconv::detail {
+
+namespace {
+
+uint32_t ceilDiv(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+}  // namespace
+
+std::string packedInputSupport(const ConvProblem& p) {
+    if (p.groups != 1) return "the packed loader serves groups = 1 only";
+    if (p.dilationH != 1 || p.dilationW != 1) return "the packed loader serves dilation 1 only";
+    // Packed channels per pixel: beyond a few hundred, one kernel row's K run no longer fits a
+    // workgroup's window in shared memory (canImplement checks the exact size).
+    if (p.inChannels * p.strideH * p.strideW > 4096)
+        return "C*stride_h*stride_w = " + std::to_string(p.inChannels * p.strideH * p.strideW) +
+               " packed channels is more than the packed loader serves (4096)";
+    return "";
+}
+
+PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t bk) {
+    PackedInputLayout l;
+    l.kernelRows = ceilDiv(p.kernelH, p.strideH);
+    l.kernelCols = ceilDiv(p.kernelW, p.strideW);
+    // An odd number of 16-byte units per packed pixel: the window's rows are PACK_C halves apart,
+    // and an odd multiple of 16 bytes puts the 8 rows of a fragment load in 8 different bank
+    // groups (H200, alexnet1: 48 -> 56 channels, 0.720 -> 0.662 ms despite 17% more K).
+    l.channels = roundUp(uint64_t(p.inChannels * p.strideH * p.strideW), 8);
+    if ((l.channels / 8) % 2 == 0) l.channels += 8;
+    l.height = static_cast<uint32_t>(p.outHeight()) + l.kernelRows - 1;
+    l.width = static_cast<uint32_t>(p.outWidth()) + l.kernelCols - 1;
+    l.rowK = roundUp(uint64_t(l.kernelCols) * l.channels, bk);
+    l.tilesPerImage = ceilDiv(uint64_t(p.outHeight()) * l.width, bm);
+    return l;
+}
+
+uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
+    // shaders/conv2d_coopmat_packed.comp: WINDOW_WORDS 16-byte words.
+    const uint64_t halves = (uint64_t(bm) - 1 + uint64_t(kernelRows - 1) * width) * channels + rowK;
+    return (halves + 7) / 8 * 16;
+}
+
+PackedInputSpec PackedInputSpec::from(const PackedInputLayout& l) {
+    return {l.kernelRows, l.kernelCols, l.channels, l.height, l.width, l.rowK, l.tilesPerImage};
+}
+
+void PackedInputSpec::appendEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {
+    const uint32_t offsets[] = {
+        offsetof(PackedInputSpec, kernelRows), offsetof(PackedInputSpec, kernelCols),
+        offsetof(PackedInputSpec, channels),   offsetof(PackedInputSpec, height),
+        offsetof(PackedInputSpec, width),      offsetof(PackedInputSpec, rowK),
+        offsetof(PackedInputSpec, tilesPerImage)};
+    for (uint32_t i = 0; i < 7; ++i) e.push_back({50 + i, base + offsets[i], 4});
+}
+
+std::vector<VkSpecializationMapEntry> PackInputKernelSpec::entries() {
+    std::vector<VkSpecializationMapEntry> e;
+    appendProblemEntries(e, offsetof(PackInputKernelSpec, problem));
+    PackedInputSpec::appendEntries(e, offsetof(PackInputKernelSpec, packed));
+    return e;
+}
+
+std::vector<VkSpecializationMapEntry> CoopMatPackedKernelSpec::entries() {
+    std::vector<VkSpecializationMapEntry> e = CoopMatKernelSpec::entries();
+    for (auto& entry : e) entry.offset += offsetof(CoopMatPackedKernelSpec, kernel);
+    PackedInputSpec::appendEntries(e, offsetof(CoopMatPackedKernelSpec, packed));
+    e.push_back({57, offsetof(CoopMatPackedKernelSpec, bRegisters), 4});
+    e.push_back({58, offsetof(CoopMatPackedKernelSpec, tilesPerWorkgroup), 4});
+    return e;
+}
+
+namespace {
+
+// Weights KCRS -> B[r'*rowK + s'*channels + j][n], j = (c*strideH + dy)*strideW + dx the packed
+// channel of tap (r'*strideH + dy, s'*strideW + dx); zero where that tap is past the kernel and
+// in every padding row and column.
+std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedInputLayout& l,
+                                             const float* weight, uint32_t bCols) {
+    const int64_t sh = p.strideH, sw = p.strideW, R = p.kernelH, S = p.kernelW, C = p.inChannels;
+    std::vector<float> b(size_t(l.gemmK()) * bCols, 0.0f);
+    for (int64_t n = 0; n < p.outChannels; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t r = 0; r < R; ++r)
+                for (int64_t s = 0; s < S; ++s) {
+                    const int64_t j = (c * sh + r % sh) * sw + s % sw;
+                    const int64_t row = (r / sh) * l.rowK + (s / sw) * l.channels + j;
+                    b[size_t(row) * bCols + n] = weight[((n * C + c) * R + r) * S + s];
+                }
+    return b;
+}
+
+}  // namespace
+
+PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
+                                          const float* weight, PipelineKey& packInput) {
+    const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk);
+    const uint32_t bCols = roundUp(p.gemmN(), c.bn);
+
+    CoopMatPackedKernelSpec spec{};
+    spec.kernel.problem = makeProblemSpec(p, layout.gemmK(), bCols);
+    spec.kernel.bm = c.bm, spec.kernel.bn = c.bn, spec.kernel.bk = c.bk;
+    spec.kernel.warpsM = c.warpsM, spec.kernel.warpsN = c.warpsN;
+    spec.kernel.mmaM = c.mmaM, spec.kernel.mmaN = c.mmaN, spec.kernel.mmaK = c.mmaK;
+    spec.kernel.stages = c.stages;
+    spec.kernel.subgroup = c.subgroupSize;
+    spec.kernel.threads = c.threads();
+    // B_GLOBAL only shrinks B's shared stages to nothing here: with B in registers they are unused.
+    spec.kernel.bGlobal = c.bRegisters ? VK_TRUE : VK_FALSE;
+    spec.kernel.debugSkip = c.debugSkip;
+    spec.kernel.sLanes = 1;
+    spec.packed = PackedInputSpec::from(layout);
+    spec.bRegisters = c.bRegisters ? VK_TRUE : VK_FALSE;
+    spec.tilesPerWorkgroup = std::max(c.tilesPerWorkgroup, 1u);
+
+    PreparedKernel k;
+    k.pipeline.shader = "conv2d_coopmat_packed_f16";
+    k.pipeline.specData.resize(sizeof spec);
+    std::memcpy(k.pipeline.specData.data(), &spec, sizeof spec);
+    k.pipeline.entries = CoopMatPackedKernelSpec::entries();
+    k.pipeline.requiredSubgroupSize = c.subgroupSize;
+    k.pipeline.fullSubgroups = true;
+
+    const std::vector<float> b = packWeightsForPackedInput(p, layout, weight, bCols);
+    k.packedWeights.resize(b.size() * 2);
+    auto* half = reinterpret_cast<uint16_t*>(k.packedWeights.data());
+    for (size_t i = 0; i < b.size(); ++i) half[i] = toHalf(b[i]);
+
+    PackInputKernelSpec packSpec{};
+    packSpec.problem = spec.kernel.problem;
+    packSpec.packed = spec.packed;
+    packInput = PipelineKey{};
+    packInput.shader = "pack_input_f16";
+    packInput.specData.resize(sizeof packSpec);
+    std::memcpy(packInput.specData.data(), &packSpec, sizeof packSpec);
+    packInput.entries = PackInputKernelSpec::entries();
+    return k;
+}
+
+}  // namespace vkconv::detail
