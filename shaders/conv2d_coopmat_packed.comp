@@ -24,6 +24,7 @@
 #include "packed_input.glsl"
 #include "coopmat_tile.glsl"
 #include "coopmat_b_stages.glsl"
+#include "coopmat_store_tile.glsl"
 
 layout(set = 0, binding = 0, std430) readonly buffer PackedBuffer { uvec4 packed_data[]; };
 
@@ -33,39 +34,20 @@ const uint B_FRAGS = B_REGISTERS ? B_ROWS / MMA_K : 1;
 coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 
 // Rows p0 .. p0+BM-1 read packed pixels p0 .. p0+BM-1+(PACK_R-1)*PACK_W and the last one's K run.
-// After the math the window is free, and the epilogue stages each subgroup's accumulator
-// fragments there (one fp32 fragment per subgroup).
 const uint WINDOW_WORDS = ((BM - 1 + (PACK_R - 1) * PACK_W) * PACK_C + PACK_KROW + 7) / 8;
-const uint FRAGMENT_WORDS = MMA_M * MMA_N / 4;
-const uint EPILOGUE_WORDS = WARPS_M * WARPS_N * FRAGMENT_WORDS;
-shared uvec4 sWindow[WINDOW_WORDS > EPILOGUE_WORDS ? WINDOW_WORDS : EPILOGUE_WORDS];
+shared uvec4 sWindow[WINDOW_WORDS];
 
 uint tileImage, tileP0;
 
-// Epilogue: fragment by fragment, column-major through the window (consecutive lanes take
-// consecutive GEMM rows, which are consecutive output pixels except at the padding columns).
-void storeTile(uint warp, uint warpM, uint warpN) {
-    barrier();  // every subgroup is done reading the window
-    const uint cBase = warp * FRAGMENT_WORDS;
-    for (uint i = 0; i < FRAG_M; ++i)
-        for (uint j = 0; j < FRAG_N; ++j) {
-            coopMatStore(acc[i * FRAG_N + j], sWindow, cBase, MMA_M / 4, gl_CooperativeMatrixLayoutColumnMajor);
-            subgroupMemoryBarrierShared();
-            subgroupBarrier();
-            const uint col0 = gl_WorkGroupID.y * BN + warpN * WARP_TILE_N + j * MMA_N;
-            for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP) {
-                const uint p = tileP0 + warpM * WARP_TILE_M + i * MMA_M + e % MMA_M;
-                const uint col = col0 + e / MMA_M;
-                const uint oh = p / PACK_W, ow = p - oh * PACK_W;
-                // Past the image's rows, a padding column, or a padding output channel.
-                if (oh >= OUT_H || ow >= OUT_W || col >= K_G) continue;
-                float value = uintBitsToFloat(sWindow[cBase + e / 4][e % 4]);
-                if (HAS_BIAS) value += bias_data[col];
-                if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) continue;  // keeps the math, drops the store
-                output_data[chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow] = value;
-            }
-            subgroupBarrier();
-        }
+// The epilogue (coopmat_store_tile.glsl) hands over C[mLocal][nLocal]: GEMM row p = tileP0 + mLocal
+// is packed pixel (oh, ow) of the image; columns ow >= OUT_W are padding and are dropped.
+void storeAccumulator(uint mLocal, uint nLocal, float value) {
+    const uint p = tileP0 + mLocal, col = gl_WorkGroupID.y * BN + nLocal;
+    const uint oh = p / PACK_W, ow = p - oh * PACK_W;
+    if (oh >= OUT_H || ow >= OUT_W || col >= K_G) return;
+    if (HAS_BIAS) value += bias_data[col];
+    if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
+    output_data[chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow] = value;
 }
 
 void loadWindow() {
@@ -103,7 +85,7 @@ void mainBRegisters(uint warp) {
                     }
                 }
         storeTile(warp, 0, warp);
-        barrier();  // the next window overwrites the epilogue's staging
+        barrier();  // every subgroup is done reading the window
     }
 }
 

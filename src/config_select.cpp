@@ -201,7 +201,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // Where the packed loader wins: first layers (few channels, short K), measured on
         // alexnet1 (packed 0.66 ms against the gather's 0.92). Elsewhere it is unmeasured, so
         // the gather loader keeps its place and the sweep decides.
-        const bool firstLayer = l.channels <= 64 && l.gemmK() <= 512;
+        const bool firstLayer = l.channels <= 64 && l.gemmK() <= 640;
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }

@@ -51,9 +51,10 @@ uint32_t KernelConfig::threads() const {
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
     if (aLoader == ALoader::Packed) {
-        // shaders/conv2d_coopmat_packed.comp: the window (which the epilogue reuses), B's stages.
-        const uint64_t window = std::max<uint64_t>(detail::packedInputLayout(p, bm, bk).windowBytes(bm),
-                                                   warpsM * warpsN * mmaM * mmaN * 4);
+        // shaders/conv2d_coopmat_packed.comp: the window, the epilogue's fragment per subgroup,
+        // B's stages.
+        const uint64_t window = detail::packedInputLayout(p, bm, bk).windowBytes(bm) +
+                                warpsM * warpsN * mmaM * mmaN * 4;
         return static_cast<uint32_t>(std::min<uint64_t>(window, 1u << 30)) +
                (bRegisters ? 0 : stages * bk * (bn + 8) * 2);
     }

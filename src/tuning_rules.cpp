@@ -55,6 +55,10 @@ std::vector<KernelConfig> mmaShapes(const KernelConfig& c, const DeviceInfo& d) 
         if (s.m == c.mmaM && s.n == c.mmaN && s.k == c.mmaK) continue;
         KernelConfig v = c;
         v.mmaM = s.m, v.mmaN = s.n, v.mmaK = s.k;
+        if (c.bRegisters) {  // one subgroup per MMA_N columns
+            if (c.bn % s.n) continue;
+            v.warpsN = c.bn / s.n;
+        }
         out.push_back(v);
     }
     return out;
@@ -88,8 +92,23 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
             v.stages = uint32_t(int(current.stages) + delta);
             depth.push_back(v);
         }
+        // Where B lives: staged or global for the gather loader; staged or in registers for the
+        // packed one (whose workgroups then walk tilesPerWorkgroup tiles).
         KernelConfig otherB = current;
-        otherB.bGlobal = !current.bGlobal;
+        if (current.aLoader == ALoader::Packed) {
+            otherB.bRegisters = !current.bRegisters;
+            otherB.tilesPerWorkgroup = otherB.bRegisters ? 8 : 1;
+        } else {
+            otherB.bGlobal = !current.bGlobal;
+        }
+        std::vector<KernelConfig> tiles;  // B in registers: M tiles per workgroup
+        if (current.bRegisters)
+            for (uint32_t t : {1u, 2u, 4u, 8u, 16u})
+                if (t != current.tilesPerWorkgroup) {
+                    KernelConfig v = current;
+                    v.tilesPerWorkgroup = t;
+                    tiles.push_back(v);
+                }
         std::vector<KernelConfig> subgroup;
         if (d.subgroupSizeControl)
             for (uint32_t s = d.minSubgroupSize; s && s <= d.maxSubgroupSize; s *= 2)
@@ -106,8 +125,8 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
                     v.sLanes = l;
                     lanes.push_back(v);
                 }
-        kinds = {{depth, 2},     {warpLayouts(current), 2}, {mmaShapes(current, d), 1},
-                 {{otherB}, 0},  {lanes, 0},                {subgroup, 0}};
+        kinds = {{depth, 2},     {warpLayouts(current), 2}, {tiles, 2}, {mmaShapes(current, d), 1},
+                 {{otherB}, 1},  {lanes, 0},                {subgroup, 0}};
     }
 
     std::vector<KernelConfig> out{current};
