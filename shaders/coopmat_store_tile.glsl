@@ -19,8 +19,16 @@ void storeTile(uint warp, uint warpM, uint warpN) {
             subgroupBarrier();
             const uint m0 = warpM * WARP_TILE_M + i * MMA_M;
             const uint n0 = warpN * WARP_TILE_N + j * MMA_N;
-            for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP)
-                storeAccumulator(m0 + e % MMA_M, n0 + e / MMA_M, sC[cBase + e]);
+            if (SUBGROUP % MMA_M == 0) {
+                // Each lane keeps one row m, so storeAccumulator's row arithmetic (pixel,
+                // image, bounds) is loop-invariant and computed once per fragment.
+                const uint m = gl_SubgroupInvocationID % MMA_M;
+                for (uint n = gl_SubgroupInvocationID / MMA_M; n < MMA_N; n += SUBGROUP / MMA_M)
+                    storeAccumulator(m0 + m, n0 + n, sC[cBase + n * MMA_M + m]);
+            } else {
+                for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP)
+                    storeAccumulator(m0 + e % MMA_M, n0 + e / MMA_M, sC[cBase + e]);
+            }
             subgroupBarrier();
         }
 }

@@ -189,10 +189,15 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK();
         // Calibrated on the H200 (bench/RESULTS.md, 2026-11-21, alexnet1): B in registers with
         // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed
-        // (0.73 ms at best); 16x8 instruction shapes were 1.3x slower.
+        // (1.47 ms; 0.73 when its epilogue shared the window); 16x8 instruction shapes were
+        // 1.3x slower.
         const uint32_t fragM = c.bm / c.warpsM / c.mmaM;
-        factor = c.bRegisters ? 1.0 : 1.1;
+        factor = c.bRegisters ? 1.0 : 2.2;
         factor *= fragM == 2 ? 1.0 : fragM == 1 ? 1.05 : 1.0 + 0.4 * (fragM - 2);
+        // B in registers leaves little room: NVIDIA's compiler capped these kernels at 168
+        // registers, and every one with 3+ fragment rows a subgroup spilled and took 2.9 ms
+        // (pipeline statistics, bench/RESULTS.md).
+        if (c.bRegisters && fragM > 2) factor *= 4.0;
         if (c.bRegisters)
             factor *= c.tilesPerWorkgroup >= 8 ? (c.tilesPerWorkgroup == 8 ? 1.0 : 1.02)
                       : c.tilesPerWorkgroup == 4 ? 1.07 : c.tilesPerWorkgroup == 2 ? 1.3 : 2.0;

@@ -134,8 +134,9 @@ Context::Context(const ContextOptions& options) : impl_(std::make_shared<detail:
 
     impl.queueFamily = detail::findComputeQueueFamily(impl.physicalDevice);
     detail::DeviceFeatures features;
-    features.query(impl.physicalDevice, impl.hardware.apiVersion);
+    features.query(impl.physicalDevice, impl.hardware.apiVersion, options.pipelineStatistics);
     features.keepOnlyUsed();
+    impl.captureStatistics = features.hasExecutableProperties && features.executableProperties.pipelineExecutableInfo;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

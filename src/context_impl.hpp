@@ -62,6 +62,7 @@ struct ContextImpl {
 
     std::string cacheDir;               // tuning cache and pipeline cache folder ("" = none)
     bool persistPipelineCache = false;  // load/save the pipeline cache in cacheDir
+    bool captureStatistics = false;     // pipelines are built with CAPTURE_STATISTICS
     std::unique_ptr<PipelineCache> pipelineCache;  // made on first use
     std::mutex pipelineCacheMutex;
     std::atomic<uint64_t> nextTensorId{1};

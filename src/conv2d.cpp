@@ -304,6 +304,13 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup
 const ConvProblem& Conv2d::problem() const { return impl_->problem; }
 const KernelConfig& Conv2d::config() const { return impl_->config; }
 
+std::string Conv2d::driverStatistics() const {
+    const auto& impl = *impl_;
+    std::string out = detail::pipelineStatistics(*impl.context, impl.pipeline->handle());
+    if (impl.packPipeline) out += detail::pipelineStatistics(*impl.context, impl.packPipeline->handle());
+    return out;
+}
+
 std::string Conv2d::describe() const {
     const auto& impl = *impl_;
     std::ostringstream s;

@@ -14,7 +14,7 @@ bool hasExtension(VkPhysicalDevice physicalDevice, const char* name) {
     return false;
 }
 
-void DeviceFeatures::query(VkPhysicalDevice physicalDevice, uint32_t apiVersion) {
+void DeviceFeatures::query(VkPhysicalDevice physicalDevice, uint32_t apiVersion, bool pipelineStatistics) {
     extensions.clear();
     core.pNext = &v11;
     v11.pNext = &v12;
@@ -44,6 +44,13 @@ void DeviceFeatures::query(VkPhysicalDevice physicalDevice, uint32_t apiVersion)
         extensions.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
     }
 #endif
+    hasExecutableProperties =
+        pipelineStatistics && hasExtension(physicalDevice, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (hasExecutableProperties) {
+        *tail = &executableProperties;
+        tail = &executableProperties.pNext;
+        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    }
     // MoltenVK and other non-conformant layers require this extension to be enabled.
     hasPortabilitySubset = hasExtension(physicalDevice, "VK_KHR_portability_subset");
     if (hasPortabilitySubset) extensions.push_back("VK_KHR_portability_subset");
@@ -78,6 +85,7 @@ void DeviceFeatures::keepOnlyUsed() {
     v13.maintenance4 = v13All.maintenance4;
 
     coopMat.cooperativeMatrixRobustBufferAccess = VK_FALSE;  // never relied on
+    executableProperties.pipelineExecutableInfo &= hasExecutableProperties ? VK_TRUE : VK_FALSE;
 }
 
 }  // namespace vkconv::detail

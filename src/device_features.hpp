@@ -22,6 +22,9 @@ struct DeviceFeatures {
     VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
 #endif
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableProperties{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    bool hasExecutableProperties = false;  // linked only when statistics were asked for
     bool hasCoopMat = false, hasCoopMat2 = false, hasBf16 = false, hasPortabilitySubset = false;
     std::vector<const char*> extensions;  // the device extensions to enable
 
@@ -30,7 +33,8 @@ struct DeviceFeatures {
     DeviceFeatures& operator=(const DeviceFeatures&) = delete;
 
     // Links the chain for the extensions the device has and asks the driver to fill it.
-    void query(VkPhysicalDevice physicalDevice, uint32_t apiVersion);
+    // pipelineStatistics: also VK_KHR_pipeline_executable_properties, where the device has it.
+    void query(VkPhysicalDevice physicalDevice, uint32_t apiVersion, bool pipelineStatistics = false);
     // Clears the features vkconv never uses, so that device creation enables only what it needs.
     void keepOnlyUsed();
 };

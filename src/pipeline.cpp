@@ -53,12 +53,51 @@ ComputePipeline::ComputePipeline(ContextImpl& ctx, VkPipelineLayout layout, VkPi
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = stage;
     info.layout = layout;
+    if (ctx.captureStatistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline;
     VkResult r = vkCreateComputePipelines(ctx.device, cache, 1, &info, nullptr, &pipeline);
     if (r != VK_SUCCESS)
         throw Error(Error::Kind::Vulkan, "vkCreateComputePipelines failed for " + key.shader +
                                              ": " + resultName(r));
     pipeline_ = UniquePipeline(ctx.device, pipeline);
+}
+
+std::string pipelineStatistics(ContextImpl& ctx, VkPipeline pipeline) {
+    if (!ctx.captureStatistics) return "";
+    auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        vkGetDeviceProcAddr(ctx.device, "vkGetPipelineExecutablePropertiesKHR"));
+    auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        vkGetDeviceProcAddr(ctx.device, "vkGetPipelineExecutableStatisticsKHR"));
+    if (!getProperties || !getStatistics) return "";
+    VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    info.pipeline = pipeline;
+    uint32_t n = 0;
+    getProperties(ctx.device, &info, &n, nullptr);
+    std::vector<VkPipelineExecutablePropertiesKHR> executables(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    getProperties(ctx.device, &info, &n, executables.data());
+    std::string out;
+    for (uint32_t e = 0; e < n; ++e) {
+        VkPipelineExecutableInfoKHR exe{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        exe.pipeline = pipeline;
+        exe.executableIndex = e;
+        uint32_t m = 0;
+        getStatistics(ctx.device, &exe, &m, nullptr);
+        std::vector<VkPipelineExecutableStatisticKHR> stats(m, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        getStatistics(ctx.device, &exe, &m, stats.data());
+        out += std::string(executables[e].name) + ":";
+        for (const auto& s : stats) {
+            out += std::string(" ") + s.name + "=";
+            switch (s.format) {
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: out += s.value.b32 ? "true" : "false"; break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: out += std::to_string(s.value.i64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: out += std::to_string(s.value.u64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: out += std::to_string(s.value.f64); break;
+                default: out += "?";
+            }
+        }
+        out += "\n";
+    }
+    return out;
 }
 
 PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {

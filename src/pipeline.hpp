@@ -42,6 +42,10 @@ private:
     UniquePipeline pipeline_;
 };
 
+// The driver's statistics of `pipeline` ("name value" lines per executable), or "" when the
+// context does not capture them (ContextOptions::pipelineStatistics).
+std::string pipelineStatistics(ContextImpl& context, VkPipeline pipeline);
+
 class PipelineCache {
 public:
     static constexpr uint32_t kBindings = 4;

@@ -26,6 +26,9 @@ struct ContextOptions {
     std::string cacheDir;
     // Load and save the VkPipelineCache in cacheDir (env VKCONV_NO_PIPELINE_CACHE=1 turns it off).
     bool persistentPipelineCache = true;
+    // Ask the driver for each pipeline's statistics (registers, spills, ...) through
+    // VK_KHR_pipeline_executable_properties, for Conv2d::driverStatistics(). Kernel work only.
+    bool pipelineStatistics = false;
 };
 
 class Context {

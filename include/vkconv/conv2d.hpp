@@ -49,6 +49,10 @@ public:
     const ConvProblem& problem() const;
     const KernelConfig& config() const;
     std::string describe() const;  // path and configuration, plus why (e.g. fallback reasons)
+    // The driver's statistics of the pipelines this conv runs (registers, spills, ...), one line
+    // per shader executable; "" unless the Context was made with pipelineStatistics and the
+    // device has VK_KHR_pipeline_executable_properties.
+    std::string driverStatistics() const;
 
 private:
     std::unique_ptr<detail::Conv2dImpl> impl_;

@@ -5,6 +5,7 @@
 // kernel variants quickly inside one short GPU lease.
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
+//              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad]
 // --filter keeps configurations whose name contains (A or B) and C.
 #include <algorithm>
 #include <chrono>
@@ -48,6 +49,8 @@ int main(int argc, char** argv) try {
     size_t limit = 100000, check = 3;
     int iterations = 20;
     std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
+    bool stats = false;           // --stats: print the driver's statistics of each pipeline
+    std::string shape;            // --shape N,C,H,W,K,R,stride,pad (square kernel): not alexnet1
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
@@ -58,12 +61,25 @@ int main(int argc, char** argv) try {
         else if (a == "--check") check = std::stoul(next());
         else if (a == "--iterations") iterations = std::stoi(next());
         else if (a == "--skip") skips.push_back(uint32_t(std::stoul(next())));
+        else if (a == "--stats") stats = true;
+        else if (a == "--shape") shape = next();
         else throw invalidArgument("argument", a, "unknown");
     }
-    Context ctx;
+    ContextOptions options;
+    options.pipelineStatistics = stats;
+    Context ctx(options);
     const DeviceInfo& dev = ctx.device();
     if (batch < 0) batch = dev.isCpu() ? 2 : 256;
     ConvProblem p = ConvProblem::alexnet1(batch);
+    if (!shape.empty()) {
+        int64_t v[8];
+        if (std::sscanf(shape.c_str(), "%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2], &v[3], &v[4],
+                        &v[5], &v[6], &v[7]) != 8)
+            throw invalidArgument("--shape", shape, "expected N,C,H,W,K,R,stride,pad");
+        p.batch = v[0], p.inChannels = v[1], p.height = v[2], p.width = v[3], p.outChannels = v[4];
+        p.kernelH = p.kernelW = v[5], p.strideH = p.strideW = v[6], p.padH = p.padW = v[7];
+        p.validate();
+    }
     std::printf("device: %s (%s)\nproblem: %s  %.1f GFLOP\n", dev.name.c_str(), dev.driverInfo.c_str(),
                 p.str().c_str(), p.flops() * 1e-9);
 
@@ -96,6 +112,7 @@ int main(int argc, char** argv) try {
             results.push_back({ms[ms.size() / 2], c});
             std::printf("%8.3f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
                         p.flops() / (ms[ms.size() / 2] * 1e-3) * 1e-12, planMs, c.str().c_str());
+            if (stats) std::printf("%s", conv.driverStatistics().c_str());
             std::fflush(stdout);
         } catch (const std::exception& e) {
             std::printf("  failed: %s: %s\n", c.str().c_str(), e.what());
