@@ -203,10 +203,12 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                       : c.tilesPerWorkgroup == 4 ? 1.07 : c.tilesPerWorkgroup == 2 ? 1.3 : 2.0;
         factor *= c.mmaN >= 16 ? 1.0 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // the window is loaded once per N tile
-        // Where the packed loader wins: first layers (few channels, short K), measured on
-        // alexnet1 (packed 0.66 ms against the gather's 0.92). Elsewhere it is unmeasured, so
-        // the gather loader keeps its place and the sweep decides.
-        const bool firstLayer = l.channels <= 64 && l.gemmK() <= 640;
+        // Where the packed loader wins: first layers (few channels, short K) whose packing pads
+        // K by at most 1.5x. Measured on the H200: alexnet1 (K 363 -> 528) packed 0.65 ms against
+        // the gather's 0.92; but ResNet-50's conv1 (147 -> 384) 0.88 against 0.71 and VGG's
+        // conv1_1 (27 -> 96) 0.40 against 0.31. Elsewhere it is unmeasured, so the gather loader
+        // keeps its place and the sweep decides.
+        const bool firstLayer = l.channels <= 64 && l.gemmK() <= 640 && l.gemmK() <= 1.5 * double(p.gemmK());
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }
