@@ -36,7 +36,8 @@ TEST_P(ConvChunking, MatchesReferenceUnderNarrowLimits) {
     EXPECT_LE(result.error, result.bound) << result.report;
 }
 
-INSTANTIATE_TEST_SUITE_P(Problems, ConvChunking, ::testing::ValuesIn(allCases(chunkingProblems())),
+INSTANTIATE_TEST_SUITE_P(Problems, ConvChunking,
+                         ::testing::ValuesIn(allCases(chunkingProblems(), &narrowProfile())),
                          [](const auto& info) { return caseName(info.param); });
 
 // An image larger than the (narrowed) maxStorageBufferRange: refused, by name of the limit.

@@ -48,7 +48,7 @@ std::optional<KernelConfig> packedConfig(const DeviceInfo& d, const ConvProblem&
 
 }  // namespace
 
-std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems) {
+std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const DeviceProfile* profile) {
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
         for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16, Variant::Packed,
@@ -60,8 +60,10 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems) {
                     continue;
             }
             const bool packed = variant == Variant::Packed || variant == Variant::PackedBRegisters;
+            const std::optional<DeviceInfo> seen =
+                d ? std::optional<DeviceInfo>(profile ? applyProfile(*d, *profile) : *d) : std::nullopt;
             for (const auto& p : problems)
-                if (!packed || (d && packedConfig(*d, p.problem, variant == Variant::PackedBRegisters)))
+                if (!packed || (seen && packedConfig(*seen, p.problem, variant == Variant::PackedBRegisters)))
                     cases.push_back({device, variant, p});
         }
     return cases;

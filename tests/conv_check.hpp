@@ -48,7 +48,10 @@ void PrintTo(const ConvCase& c, std::ostream* os);
 
 // Every problem x every test device x {Fp32, Fast, CoopMatBF16 where the device has both f16 and
 // bf16 cooperative matrices, Packed and PackedBRegisters where a packed configuration fits}.
-std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems);
+// profile: the suite runs under it (the chunking suite's narrow limits); packed cases are
+// registered only where a packed configuration fits the device seen through it.
+std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems,
+                               const DeviceProfile* profile = nullptr);
 
 // "dev0_fast_alexnet1_n2": gtest's name for a case.
 std::string caseName(const ConvCase& c);
