@@ -66,13 +66,13 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         if (shape.a != operand || shape.b != operand || shape.c != ScalarType::F32 ||
             shape.result != ScalarType::F32)
             continue;
-        // The packed loader: no K slices or stages, the window is the whole K.
-        // ... and its B-in-registers variant: one subgroup per MMA_N columns, persistent over tiles.
+        // The packed loader with B in registers: one subgroup per MMA_N columns, workgroups
+        // persistent over several M tiles.
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bm : {16u, 32u, 48u, 64u, 96u, 128u})
                     for (uint32_t tiles : {1u, 2u, 4u, 8u, 16u}) {
-                        if (!packable || bn % shape.n) break;
+                        if (!packable || bn % shape.n) continue;
                         KernelConfig c;
                         c.path = path;
                         c.aLoader = ALoader::Packed;
@@ -85,6 +85,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                         c.subgroupSize = sg;
                         add(c);
                     }
+        // The packed loader with B staged slice by slice (BK rows of a kernel row's K run).
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bk : {16u, 32u, 48u})
@@ -92,7 +93,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                         for (uint32_t wn : {1u, 2u, 3u, 4u})
                             for (uint32_t bm : {32u, 64u, 96u, 128u, 192u, 256u})
                                 for (uint32_t stages : {1u, 2u}) {
-                                    if (!packable || bk % shape.k) break;
+                                    if (!packable || bk % shape.k) continue;
                                     KernelConfig c;
                                     c.path = path;
                                     c.aLoader = ALoader::Packed;
