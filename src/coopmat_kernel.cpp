@@ -31,12 +31,16 @@ uint32_t gemmColumnsPerRow(const KernelConfig& c, const ConvProblem& p) {
     return roundUp(uint64_t(p.kernelW), lanes);
 }
 
-PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+std::vector<uint8_t> halfBytes(const std::vector<float>& values) {
+    std::vector<uint8_t> bytes(values.size() * 2);
+    auto* half = reinterpret_cast<uint16_t*>(bytes.data());
+    for (size_t i = 0; i < values.size(); ++i) half[i] = toHalf(values[i]);
+    return bytes;
+}
+
+CoopMatKernelSpec coopMatKernelSpec(const KernelConfig& c, const ProblemSpec& problem) {
     CoopMatKernelSpec spec{};
-    const uint32_t sCols = gemmColumnsPerRow(c, p);
-    const uint32_t bRows = roundUp(uint64_t(p.inChannels / p.groups * p.kernelH) * sCols, c.bk);
-    const uint32_t bCols = roundUp(p.gemmN(), c.bn);
-    spec.problem = makeProblemSpec(p, bRows, bCols, sCols);
+    spec.problem = problem;
     spec.bm = c.bm, spec.bn = c.bn, spec.bk = c.bk;
     spec.warpsM = c.warpsM, spec.warpsN = c.warpsN;
     spec.mmaM = c.mmaM, spec.mmaN = c.mmaN, spec.mmaK = c.mmaK;
@@ -48,19 +52,20 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     spec.bGlobal = c.bGlobal ? VK_TRUE : VK_FALSE;
     spec.debugSkip = c.debugSkip;
     spec.sLanes = c.aLoader == ALoader::Gather ? c.sLanes : 1;
+    return spec;
+}
+
+PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+    const uint32_t sCols = gemmColumnsPerRow(c, p);
+    const uint32_t bRows = roundUp(uint64_t(p.inChannels / p.groups * p.kernelH) * sCols, c.bk);
+    const uint32_t bCols = roundUp(p.gemmN(), c.bn);
+    const CoopMatKernelSpec spec = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols, sCols));
 
     PreparedKernel k;
-    k.pipeline.shader = c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16";
-    k.pipeline.specData.resize(sizeof spec);
-    std::memcpy(k.pipeline.specData.data(), &spec, sizeof spec);
-    k.pipeline.entries = CoopMatKernelSpec::entries();
+    k.pipeline = pipelineKey(c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-
-    const std::vector<float> packed = packWeightsKxN(p, weight, bRows, bCols, sCols);
-    k.packedWeights.resize(packed.size() * 2);
-    auto* half = reinterpret_cast<uint16_t*>(k.packedWeights.data());
-    for (size_t i = 0; i < packed.size(); ++i) half[i] = toHalf(packed[i]);
+    k.packedWeights = halfBytes(packWeightsKxN(p, weight, bRows, bCols, sCols));
     return k;
 }
 

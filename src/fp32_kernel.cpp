@@ -33,10 +33,7 @@ PreparedKernel prepareFp32Kernel(const ConvProblem& p, const KernelConfig& c, co
     spec.threads = c.threads();
 
     PreparedKernel k;
-    k.pipeline.shader = "conv2d_fp32";
-    k.pipeline.specData.resize(sizeof spec);
-    std::memcpy(k.pipeline.specData.data(), &spec, sizeof spec);
-    k.pipeline.entries = Fp32KernelSpec::entries();
+    k.pipeline = pipelineKey("conv2d_fp32", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     const std::vector<float> packed = packWeightsKxN(p, weight, bRows, bCols);
     k.packedWeights.resize(packed.size() * sizeof(float));

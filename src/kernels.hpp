@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernel_specs.hpp"
 #include "pipeline.hpp"
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/kernel_config.hpp"
@@ -33,6 +34,11 @@ uint32_t gemmColumnsPerRow(const KernelConfig& config, const ConvProblem& proble
 
 // IEEE fp32 -> fp16 bits, round to nearest even (the operand type of the coopmat-f16 kernels).
 uint16_t toHalf(float value);
+// A packed weight matrix as the bytes of its fp16 values.
+std::vector<uint8_t> halfBytes(const std::vector<float>& values);
+
+// The cooperative-matrix kernels' constants (ids 20..34, 40) for `config` over `problem`.
+CoopMatKernelSpec coopMatKernelSpec(const KernelConfig& config, const ProblemSpec& problem);
 
 inline uint32_t roundUp(uint64_t value, uint32_t multiple) {
     return static_cast<uint32_t>((value + multiple - 1) / multiple * multiple);

@@ -1,7 +1,6 @@
 #include "packed_input.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace vkconv::detail {
 
@@ -101,42 +100,20 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
 
     CoopMatPackedKernelSpec spec{};
-    spec.kernel.problem = makeProblemSpec(p, layout.gemmK(), bCols);
-    spec.kernel.bm = c.bm, spec.kernel.bn = c.bn, spec.kernel.bk = c.bk;
-    spec.kernel.warpsM = c.warpsM, spec.kernel.warpsN = c.warpsN;
-    spec.kernel.mmaM = c.mmaM, spec.kernel.mmaN = c.mmaN, spec.kernel.mmaK = c.mmaK;
-    spec.kernel.stages = c.stages;
-    spec.kernel.subgroup = c.subgroupSize;
-    spec.kernel.threads = c.threads();
+    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, layout.gemmK(), bCols));
     // B_GLOBAL only shrinks B's shared stages to nothing here: with B in registers they are unused.
     spec.kernel.bGlobal = c.bRegisters ? VK_TRUE : VK_FALSE;
-    spec.kernel.debugSkip = c.debugSkip;
-    spec.kernel.sLanes = 1;
     spec.packed = PackedInputSpec::from(layout);
     spec.bRegisters = c.bRegisters ? VK_TRUE : VK_FALSE;
     spec.tilesPerWorkgroup = std::max(c.tilesPerWorkgroup, 1u);
 
     PreparedKernel k;
-    k.pipeline.shader = "conv2d_coopmat_packed_f16";
-    k.pipeline.specData.resize(sizeof spec);
-    std::memcpy(k.pipeline.specData.data(), &spec, sizeof spec);
-    k.pipeline.entries = CoopMatPackedKernelSpec::entries();
+    k.pipeline = pipelineKey("conv2d_coopmat_packed_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
+    k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));
 
-    const std::vector<float> b = packWeightsForPackedInput(p, layout, weight, bCols);
-    k.packedWeights.resize(b.size() * 2);
-    auto* half = reinterpret_cast<uint16_t*>(k.packedWeights.data());
-    for (size_t i = 0; i < b.size(); ++i) half[i] = toHalf(b[i]);
-
-    PackInputKernelSpec packSpec{};
-    packSpec.problem = spec.kernel.problem;
-    packSpec.packed = spec.packed;
-    packInput = PipelineKey{};
-    packInput.shader = "pack_input_f16";
-    packInput.specData.resize(sizeof packSpec);
-    std::memcpy(packInput.specData.data(), &packSpec, sizeof packSpec);
-    packInput.entries = PackInputKernelSpec::entries();
+    packInput = pipelineKey("pack_input_f16", PackInputKernelSpec{spec.kernel.problem, spec.packed});
     return k;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,18 @@ struct PipelineKey {
 
     std::string cacheKey() const;  // content key: shader name, spec bytes, subgroup options
 };
+
+// The key of `shader` specialized by a kernel's spec struct (src/kernel_specs.hpp), whose
+// static entries() maps it to the shader's constant ids.
+template <typename Spec>
+PipelineKey pipelineKey(const std::string& shader, const Spec& spec) {
+    PipelineKey key;
+    key.shader = shader;
+    key.specData.resize(sizeof spec);
+    std::memcpy(key.specData.data(), &spec, sizeof spec);
+    key.entries = Spec::entries();
+    return key;
+}
 
 class ComputePipeline {
 public:
