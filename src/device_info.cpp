@@ -23,6 +23,13 @@ std::string CoopMatShape::str() const {
            toString(a) + "*" + toString(b) + "+" + toString(c) + "->" + toString(result);
 }
 
+std::string FlexibleCoopMatShape::str() const {
+    return std::to_string(mGranularity) + "x" + std::to_string(nGranularity) + "x" +
+           std::to_string(kGranularity) + " " + toString(a) + "*" + toString(b) + "+" + toString(c) +
+           "->" + toString(result) +
+           (workgroupScope ? " workgroup " + std::to_string(workgroupInvocations) : " subgroup");
+}
+
 namespace detail {
 
 namespace {
@@ -70,6 +77,40 @@ std::string deviceTypeName(VkPhysicalDeviceType t) {
     }
 }
 
+// VK_NV_cooperative_matrix2's flexible shapes, where the features vkconv's workgroup-scope
+// kernel needs are all there.
+void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceFeatures& features,
+                         DeviceInfo& info) {
+    const auto& f = features.coopMat2;
+    if (!f.cooperativeMatrixWorkgroupScope || !f.cooperativeMatrixFlexibleDimensions ||
+        !f.cooperativeMatrixTensorAddressing)
+        return;
+    auto getProps = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV>(
+        vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
+    if (!getProps) return;
+    uint32_t n = 0;
+    if (getProps(pd, &n, nullptr) != VK_SUCCESS) return;
+    std::vector<VkCooperativeMatrixFlexibleDimensionsPropertiesNV> shapes(
+        n, VkCooperativeMatrixFlexibleDimensionsPropertiesNV{
+               VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV});
+    if (getProps(pd, &n, shapes.data()) != VK_SUCCESS) return;
+    for (const auto& s : shapes) {
+        if (s.saturatingAccumulation) continue;
+        FlexibleCoopMatShape shape;
+        shape.mGranularity = s.MGranularity;
+        shape.nGranularity = s.NGranularity;
+        shape.kGranularity = s.KGranularity;
+        shape.a = scalarType(s.AType);
+        shape.b = scalarType(s.BType);
+        shape.c = scalarType(s.CType);
+        shape.result = scalarType(s.ResultType);
+        shape.workgroupScope = s.scope == VK_SCOPE_WORKGROUP_KHR;
+        shape.workgroupInvocations = shape.workgroupScope ? s.workgroupInvocations : 0;
+        info.coopMat2Shapes.push_back(shape);
+    }
+    info.coopMat2Workgroup = true;
+}
+
 }  // namespace
 
 DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t index) {
@@ -110,10 +151,17 @@ DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t in
     info.maxWorkGroupInvocations = lim.maxComputeWorkGroupInvocations;
 
     VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+    VkPhysicalDeviceCooperativeMatrix2PropertiesNV cm2{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
     VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props2.pNext = &m3;
+    const bool hasCm2 = hasExtension(pd, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
+    if (hasCm2) m3.pNext = &cm2;
     vkGetPhysicalDeviceProperties2(pd, &props2);
     info.maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
+    info.coopMat2MaxWorkgroupSize = cm2.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    info.coopMat2MaxDimension = cm2.cooperativeMatrixFlexibleDimensionsMaxDimension;
+    info.coopMat2ReservedSharedMemory = cm2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
 
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(pd, &mem);
@@ -173,6 +221,7 @@ DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t in
             info.coopMatKhr = false;
         }
     }
+    if (info.coopMat2Nv && info.coopMatKhr) queryFlexibleShapes(instance, pd, features, info);
     return info;
 }
 

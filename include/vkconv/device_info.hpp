@@ -20,6 +20,18 @@ struct CoopMatShape {
     std::string str() const;  // "16x16x16 f16*f16+f32->f32"
 };
 
+// One VkCooperativeMatrixFlexibleDimensionsPropertiesNV entry (VK_NV_cooperative_matrix2): any
+// M, N, K that are multiples of the granularities, at subgroup scope or, for workgroup scope,
+// in a workgroup of exactly `workgroupInvocations` invocations.
+struct FlexibleCoopMatShape {
+    uint32_t mGranularity = 0, nGranularity = 0, kGranularity = 0;
+    ScalarType a = ScalarType::Other, b = ScalarType::Other, c = ScalarType::Other,
+               result = ScalarType::Other;
+    bool workgroupScope = false;
+    uint32_t workgroupInvocations = 0;  // workgroup scope only
+    std::string str() const;            // "16x16x16 f16*f16+f32->f32 workgroup 256"
+};
+
 struct DeviceInfo {
     uint32_t index = 0;  // position in vkEnumeratePhysicalDevices order
     std::string name;
@@ -48,6 +60,13 @@ struct DeviceInfo {
     bool coopMatKhr = false;  // VK_KHR_cooperative_matrix usable
     std::vector<CoopMatShape> coopMatShapes;  // subgroup-scope shapes only
     bool coopMat2Nv = false;                  // VK_NV_cooperative_matrix2 present
+    // VK_NV_cooperative_matrix2 usable for vkconv's workgroup-scope kernel: workgroup scope,
+    // flexible dimensions and tensor addressing all enabled; its flexible shapes and limits.
+    bool coopMat2Workgroup = false;
+    std::vector<FlexibleCoopMatShape> coopMat2Shapes;
+    uint32_t coopMat2MaxWorkgroupSize = 0;       // cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
+    uint32_t coopMat2MaxDimension = 0;           // cooperativeMatrixFlexibleDimensionsMaxDimension
+    uint32_t coopMat2ReservedSharedMemory = 0;   // shared memory the driver keeps for staging
 
     bool isCpu() const { return deviceType == "CPU"; }
 };

@@ -73,6 +73,15 @@ void printTable(const std::vector<ProfiledDevice>& devices, const std::string& p
                 row(i == 0 ? "  shapes (MxNxK)" : "", d.coopMatShapes[i].str());
         }
         row("VK_NV_cooperative_matrix2", yesNo(d.coopMat2Nv));
+        if (d.coopMat2Workgroup) {
+            row("  workgroup scope", "max " + std::to_string(d.coopMat2MaxWorkgroupSize) +
+                                         " invocations, max dimension " +
+                                         std::to_string(d.coopMat2MaxDimension) + ", " +
+                                         std::to_string(d.coopMat2ReservedSharedMemory) +
+                                         " bytes of shared memory reserved");
+            for (size_t i = 0; i < d.coopMat2Shapes.size(); ++i)
+                row(i == 0 ? "  flexible (granularity)" : "", d.coopMat2Shapes[i].str());
+        }
         if (!profile.empty()) {
             row("profile", profile + " (capabilities above are narrowed by it)");
             for (const auto& n : notes) row("  note", n);
@@ -88,6 +97,8 @@ nlohmann::json toJson(const ProfiledDevice& pd) {
         shapes.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"a", toString(s.a)},
                           {"b", toString(s.b)}, {"c", toString(s.c)},
                           {"result", toString(s.result)}, {"str", s.str()}});
+    nlohmann::json flexible = nlohmann::json::array();
+    for (const auto& s : d.coopMat2Shapes) flexible.push_back(s.str());
     return {
         {"index", d.index},
         {"name", d.name},
@@ -115,6 +126,11 @@ nlohmann::json toJson(const ProfiledDevice& pd) {
         {"cooperative_matrix", d.coopMatKhr},
         {"cooperative_matrix_shapes", shapes},
         {"nv_cooperative_matrix2", d.coopMat2Nv},
+        {"nv_cooperative_matrix2_workgroup", d.coopMat2Workgroup},
+        {"nv_cooperative_matrix2_shapes", flexible},
+        {"nv_cooperative_matrix2_max_workgroup_size", d.coopMat2MaxWorkgroupSize},
+        {"nv_cooperative_matrix2_max_dimension", d.coopMat2MaxDimension},
+        {"nv_cooperative_matrix2_reserved_shared_memory", d.coopMat2ReservedSharedMemory},
         {"is_cpu", d.isCpu()},
         {"profile_notes", pd.notes},
     };
