@@ -44,24 +44,6 @@ std::vector<std::pair<uint32_t, uint32_t>> patchTiles(const ConvProblem& p) {
     return tiles;
 }
 
-// The output tiles (rows x columns of one image) of the workgroup-scope kernel: widths that cut
-// the output's width into nearly equal pieces, 64 to 256 pixels in all.
-std::vector<std::pair<uint32_t, uint32_t>> workgroupTiles(const ConvProblem& p) {
-    const uint32_t oh = uint32_t(p.outHeight()), ow = uint32_t(p.outWidth());
-    std::vector<uint32_t> widths;
-    for (uint32_t pieces = 1; pieces <= 8; ++pieces) {
-        const uint32_t w = (ow + pieces - 1) / pieces;
-        if (w <= 64 && std::find(widths.begin(), widths.end(), w) == widths.end()) widths.push_back(w);
-    }
-    for (uint32_t w : {8u, 16u, 32u})
-        if (w < ow && std::find(widths.begin(), widths.end(), w) == widths.end()) widths.push_back(w);
-    std::vector<std::pair<uint32_t, uint32_t>> tiles;
-    for (uint32_t w : widths)
-        for (uint32_t h : {1u, 2u, 4u, 8u, 16u})
-            if (h <= oh && h * w >= 64 && h * w <= 256) tiles.push_back({h, w});
-    return tiles;
-}
-
 std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, const ConvProblem& p) {
     const ScalarType operand = path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
     std::vector<uint32_t> subgroupSizes{d.subgroupSize};
@@ -80,29 +62,6 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         out.push_back(c);
     };
     const bool packable = packedInputSupport(p).empty();
-    // The workgroup-scope kernel (VK_NV_cooperative_matrix2): one candidate per flexible shape,
-    // 2-D output tile and BN; the driver decides how the workgroup's subgroups split the tile.
-    if (packable && path == Path::CoopMatF16 && d.coopMat2Workgroup)
-        for (const auto& shape : d.coopMat2Shapes) {
-            if (!shape.workgroupScope || shape.a != ScalarType::F16 || shape.b != ScalarType::F16 ||
-                shape.c != ScalarType::F32 || shape.result != ScalarType::F32 || d.subgroupSize == 0 ||
-                shape.workgroupInvocations % d.subgroupSize)
-                continue;
-            for (auto [h, w] : workgroupTiles(p))
-                for (uint32_t bn : {32u, 48u, 64u, 96u, 128u}) {
-                    KernelConfig c;
-                    c.path = path;
-                    c.aLoader = ALoader::Packed;
-                    c.workgroupScope = true;
-                    c.tileH = h, c.tileW = w;
-                    c.bm = h * w, c.bn = bn, c.bk = shape.kGranularity;
-                    c.warpsM = shape.workgroupInvocations / d.subgroupSize, c.warpsN = 1;
-                    c.mmaM = shape.mGranularity, c.mmaN = shape.nGranularity, c.mmaK = shape.kGranularity;
-                    c.stages = 1;
-                    c.subgroupSize = d.subgroupSize;
-                    if (c.bm % c.mmaM == 0 && bn % c.mmaN == 0) out.push_back(c);
-                }
-        }
     for (const auto& shape : d.coopMatShapes) {
         if (shape.a != operand || shape.b != operand || shape.c != ScalarType::F32 ||
             shape.result != ScalarType::F32)
@@ -227,17 +186,12 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
         // Work on the packed problem: M runs over padded rows of the packed image, K over the
         // stride-1 kernel's padded rows.
-        const PackedInputLayout l = packedInputLayout(p, c);
+        const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk);
         work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK();
         // Calibrated on the H200 (bench/RESULTS.md, 2026-11-21, alexnet1): B in registers with
         // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed
         // (1.47 ms; 0.73 when its epilogue shared the window); 16x8 instruction shapes were
         // 1.3x slower.
-        if (c.workgroupScope) {
-            // Not yet measured: kept behind the subgroup kernels until it is.
-            work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK();
-            return work * 10.0 * (underfilled ? slots / workgroups : 1.0);
-        }
         const uint32_t fragM = c.bm / c.warpsM / c.mmaM;
         factor = c.bRegisters ? 1.0 : 2.2;
         factor *= fragM == 2 ? 1.0 : fragM == 1 ? 1.05 : 1.0 + 0.4 * (fragM - 2);

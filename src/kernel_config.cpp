@@ -50,12 +50,10 @@ uint32_t KernelConfig::threads() const {
 
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
-    // The driver stages workgroup-scope matrices in shared memory it reserves for itself.
-    if (workgroupScope) return 0;
     if (aLoader == ALoader::Packed) {
         // shaders/conv2d_coopmat_packed.comp: the window, the epilogue's fragment per subgroup,
         // B's stages.
-        const uint64_t window = detail::packedInputLayout(p, *this).windowBytes(bm) +
+        const uint64_t window = detail::packedInputLayout(p, bm, bk).windowBytes(bm) +
                                 warpsM * warpsN * mmaM * mmaN * 4;
         return static_cast<uint32_t>(std::min<uint64_t>(window, 1u << 30)) +
                (bRegisters ? 0 : stages * bk * (bn + 8) * 2);
@@ -87,7 +85,6 @@ std::string KernelConfig::str() const {
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
-    if (path != Path::Fp32 && workgroupScope) s << " wg " << tileH << "x" << tileW;
     if (path != Path::Fp32 && bRegisters) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
@@ -110,49 +107,8 @@ std::string canImplementFp32(const KernelConfig& c) {
     return "";
 }
 
-// The workgroup-scope kernel (VK_NV_cooperative_matrix2): a flexible shape must cover the tile.
-std::string canImplementWorkgroupScope(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (!d.coopMat2Workgroup)
-        return "device has no VK_NV_cooperative_matrix2 with workgroup scope, flexible dimensions "
-               "and tensor addressing";
-    if (c.path != Path::CoopMatF16) return "the workgroup-scope kernel has fp16 operands only";
-    if (!(d.shaderFloat16 && d.storageBuffer16Bit)) return "device lacks shaderFloat16 or storageBuffer16BitAccess";
-    if (c.aLoader != ALoader::Packed || c.bRegisters || c.tilesPerWorkgroup != 1 || c.stages != 1 ||
-        c.bGlobal || c.sLanes != 1 || c.warpsN != 1)
-        return "the workgroup-scope kernel goes with the packed loader alone (no breg, tiles, "
-               "stages, bglobal, lanes or warpsN)";
-    if (c.tileH == 0 || c.tileW == 0 || uint64_t(c.tileH) * c.tileW != c.bm)
-        return "the workgroup-scope kernel needs BM = tileH x tileW, got " + std::to_string(c.bm) +
-               " and " + std::to_string(c.tileH) + "x" + std::to_string(c.tileW);
-    if (c.subgroupSize == 0) return "cooperative-matrix configs name their subgroup size";
-    const detail::PackedInputLayout l = detail::packedInputLayout(p, c);
-    const uint32_t threads = c.threads();
-    for (const auto& s : d.coopMat2Shapes) {
-        if (!s.workgroupScope || s.a != ScalarType::F16 || s.b != ScalarType::F16 ||
-            s.c != ScalarType::F32 || s.result != ScalarType::F32 || s.workgroupInvocations != threads ||
-            s.mGranularity != c.mmaM || s.nGranularity != c.mmaN || s.kGranularity != c.mmaK)
-            continue;
-        if (c.bm % s.mGranularity || c.bn % s.nGranularity || c.bk % s.kGranularity || l.channels % s.kGranularity)
-            return "BM, BN, BK and the packed channels must be multiples of the granularity " + s.str();
-        if (std::max({c.bm, c.bn, l.channels}) > d.coopMat2MaxDimension)
-            return "a matrix dimension exceeds cooperativeMatrixFlexibleDimensionsMaxDimension " +
-                   std::to_string(d.coopMat2MaxDimension);
-        if (threads > d.coopMat2MaxWorkgroupSize)
-            return std::to_string(threads) + " threads exceed cooperativeMatrixWorkgroupScopeMaxWorkgroupSize";
-        // coopMatStoreTensorNV needs a 16-byte aligned base, and each chunk's output starts a
-        // whole number of images into its bound range.
-        if (uint64_t(p.outChannels) * p.outHeight() * p.outWidth() % 4)
-            return "the workgroup-scope kernel needs K x OH x OW a multiple of 4 (16-byte aligned images)";
-        return "";
-    }
-    return "device lists no workgroup-scope f16*f16->f32 flexible shape of granularity " +
-           std::to_string(c.mmaM) + "x" + std::to_string(c.mmaN) + "x" + std::to_string(c.mmaK) +
-           " for " + std::to_string(threads) + " invocations";
-}
-
-std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
     if (!d.coopMatKhr) return "device has no VK_KHR_cooperative_matrix";
-    if (c.workgroupScope) return canImplementWorkgroupScope(c, d, p);
     // The bf16 path has its enum, bound and shape matching, but no shader yet: Debian 13's
     // glslang 15.1 lacks GL_EXT_bfloat16. Refuse it rather than run the f16 shader on bf16 data.
     if (c.path == Path::CoopMatBF16)
@@ -225,7 +181,7 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
         if (std::string why = detail::packedInputSupport(p); !why.empty()) return why;
         // The packed input of one image (and the tail) is bound as one buffer range.
-        const auto layout = detail::packedInputLayout(p, c);
+        const auto layout = detail::packedInputLayout(p, c.bm, c.bk);
         const uint64_t imageBytes = (layout.imageHalves() + layout.tailHalves(c.bm)) * 2;
         if (imageBytes > std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31))
             return "one image's packed input (" + std::to_string(imageBytes) +
@@ -237,7 +193,7 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
             return "B in registers would take " + std::to_string(fragments) + " fragments a subgroup (at most 64)";
     }
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
-    std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d, p);
+    std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d);
     if (!why.empty()) return why;
     if (c.path == Path::Fp32 && c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
         !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize &&

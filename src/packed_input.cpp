@@ -21,8 +21,7 @@ std::string packedInputSupport(const ConvProblem& p) {
     return "";
 }
 
-PackedInputLayout packedInputLayout(const ConvProblem& p, const KernelConfig& c) {
-    const uint32_t bm = c.bm, bk = c.bk;
+PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t bk) {
     PackedInputLayout l;
     l.kernelRows = ceilDiv(p.kernelH, p.strideH);
     l.kernelCols = ceilDiv(p.kernelW, p.strideW);
@@ -35,13 +34,6 @@ PackedInputLayout packedInputLayout(const ConvProblem& p, const KernelConfig& c)
     l.width = static_cast<uint32_t>(p.outWidth()) + l.kernelCols - 1;
     l.rowK = roundUp(uint64_t(l.kernelCols) * l.channels, bk);
     l.tilesPerImage = ceilDiv(uint64_t(p.outHeight()) * l.width, bm);
-    if (c.workgroupScope) {
-        // The driver stages the loads itself and picks its own shared-memory layout, so the
-        // channels need only be a whole number of K granules (and of 16-byte units).
-        l.channels = roundUp(uint64_t(p.inChannels * p.strideH * p.strideW), std::max(bk, 8u));
-        l.rowK = l.kernelCols * l.channels;
-        l.tilesPerImage = c.tileH && c.tileW ? ceilDiv(p.outHeight(), c.tileH) * ceilDiv(p.outWidth(), c.tileW) : 0;
-    }
     return l;
 }
 
@@ -104,7 +96,7 @@ std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedI
 
 PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
                                           const float* weight, PipelineKey& packInput) {
-    const PackedInputLayout layout = packedInputLayout(p, c);
+    const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk);
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
 
     CoopMatPackedKernelSpec spec{};
@@ -116,9 +108,9 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     spec.tilesPerWorkgroup = std::max(c.tilesPerWorkgroup, 1u);
 
     PreparedKernel k;
-    k.pipeline = pipelineKey(c.workgroupScope ? "conv2d_coopmat_wg_packed_f16" : "conv2d_coopmat_packed_f16", spec);
+    k.pipeline = pipelineKey("conv2d_coopmat_packed_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
-    k.pipeline.fullSubgroups = !c.workgroupScope;
+    k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));
 
     packInput = pipelineKey("pack_input_f16", PackInputKernelSpec{spec.kernel.problem, spec.packed});

@@ -31,11 +31,8 @@ struct PackedInputLayout {
 // Empty if the packed loader can serve the problem at all, else why not.
 std::string packedInputSupport(const ConvProblem& problem);
 
-// The layout `config` reads: for the subgroup kernel (conv2d_coopmat_packed.comp) channels padded
-// to an odd number of 16-byte units and each kernel row's K run to whole BK slices, M tiles of BM
-// packed pixels; for the workgroup-scope kernel (conv2d_coopmat_wg_packed.comp) channels padded
-// to BK (the K granularity), M tiles of tileH x tileW output pixels.
-PackedInputLayout packedInputLayout(const ConvProblem& problem, const KernelConfig& config);
+// bk: the K slice (each kernel row's K run is padded to a whole number of slices).
+PackedInputLayout packedInputLayout(const ConvProblem& problem, uint32_t bm, uint32_t bk);
 
 // shaders/packed_input.glsl (ids 50..56)
 struct PackedInputSpec {

@@ -40,8 +40,7 @@ json configObject(const KernelConfig& c) {
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
                 {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
-                {"tileH", c.tileH},         {"tileW", c.tileW},   {"subgroupSize", c.subgroupSize},
-                {"workgroupScope", c.workgroupScope}};
+                {"tileH", c.tileH},         {"tileW", c.tileW},   {"subgroupSize", c.subgroupSize}};
 }
 
 KernelConfig configFromObject(const json& j) {
@@ -80,14 +79,11 @@ KernelConfig configFromObject(const json& j) {
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");
     if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
-    auto flag = [&](const char* field, bool& value) {
-        if (!j.contains(field)) return;
-        if (!j.at(field).is_boolean())
-            throw invalidArgument(std::string("config.") + field, j.at(field).dump(), "expected true or false");
-        value = j.at(field).get<bool>();
-    };
-    flag("bRegisters", c.bRegisters);
-    flag("workgroupScope", c.workgroupScope);
+    if (j.contains("bRegisters")) {
+        if (!j.at("bRegisters").is_boolean())
+            throw invalidArgument("config.bRegisters", j.at("bRegisters").dump(), "expected true or false");
+        c.bRegisters = j.at("bRegisters").get<bool>();
+    }
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
     return c;
 }

@@ -66,11 +66,6 @@ struct KernelConfig {
     // (warpsM = 1, bn = warpsN * mmaN), and each workgroup computes tilesPerWorkgroup M tiles.
     bool bRegisters = false;
     uint32_t tilesPerWorkgroup = 1;
-    // Packed loader on VK_NV_cooperative_matrix2 (shaders/conv2d_coopmat_wg_packed.comp): one
-    // workgroup-scope matrix per operand, read through tensor layouts, staged by the driver. The
-    // M tile is tileH x tileW output pixels (bm = tileH * tileW); threads = warpsM * subgroupSize
-    // is the flexible shape's workgroupInvocations, mma* its granularities.
-    bool workgroupScope = false;
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
 
     uint32_t threads() const;           // workgroup size
