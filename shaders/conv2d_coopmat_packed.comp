@@ -7,8 +7,9 @@
 // the packed image: the workgroup copies the window into shared memory once, with 16-byte
 // coalesced loads, and every A fragment is then a strided coopMatLoad from it (row stride
 // PACK_C). B goes through shared memory slice by slice (coopmat_b_stages.glsl): BK rows of the
-// packed weights at a time, the next slice loaded while the current one is multiplied. PACK_KROW
-// is a multiple of BK, so a slice never straddles two kernel rows.
+// packed weights at a time, the next slice loaded while the current one is multiplied. Each MMA_K
+// step of K lies within one tap (PACK_CK is a multiple of MMA_K), whose A rows start at packed
+// pixel r*PACK_W + s of the window.
 //
 // B_REGISTERS instead keeps B in registers: each subgroup owns MMA_N output channels and holds
 // their B fragments for the whole K, loaded once; the workgroup then walks TILES_PER_WORKGROUP
@@ -33,8 +34,16 @@ layout(constant_id = 58) const uint TILES_PER_WORKGROUP = 1;
 const uint B_FRAGS = B_REGISTERS ? B_ROWS / MMA_K : 1;
 coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 
-// Rows p0 .. p0+BM-1 read packed pixels p0 .. p0+BM-1+(PACK_R-1)*PACK_W and the last one's K run.
-const uint WINDOW_WORDS = ((BM - 1 + (PACK_R - 1) * PACK_W) * PACK_C + PACK_KROW + 7) / 8;
+// Rows p0 .. p0+BM-1 read packed pixels p0 .. p0+BM-1+(PACK_R-1)*PACK_W+PACK_S-1, the last one's
+// first PACK_CK halves.
+const uint WINDOW_WORDS = ((BM - 1 + (PACK_R - 1) * PACK_W + PACK_S - 1) * PACK_C + PACK_CK + 7) / 8;
+
+// The window offset, in halves, of A's fragment rows for K step k (a multiple of MMA_K): tap
+// (r, s) starts at packed pixel r*PACK_W + s, its channel j at half j.
+uint aTapOffset(uint k) {
+    const uint tap = k / PACK_CK, r = tap / PACK_S;
+    return (r * PACK_W + tap - r * PACK_S) * PACK_C + (k - tap * PACK_CK);
+}
 shared uvec4 sWindow[WINDOW_WORDS];
 
 uint tileImage, tileP0;
@@ -74,16 +83,16 @@ void mainBRegisters(uint warp) {
         barrier();
         clearAccumulators();
         if ((DEBUG_SKIP & 2u) == 0u)
-            for (uint r = 0; r < PACK_R; ++r)
-                for (uint kk = 0; kk < PACK_KROW; kk += MMA_K) {
-                    const uint t = (r * PACK_KROW + kk) / MMA_K;
-                    for (uint i = 0; i < FRAG_M; ++i) {
-                        coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a;
-                        coopMatLoad(a, sWindow, ((i * MMA_M + r * PACK_W) * PACK_C + kk) / 8, PACK_C / 8,
-                                    gl_CooperativeMatrixLayoutRowMajor);
-                        acc[i] = coopMatMulAdd(a, bFrag[t], acc[i]);
-                    }
+            for (uint t = 0; t < B_FRAGS; ++t) {
+                if (t * MMA_K >= PACK_TAPS_K) break;  // B's rows past the taps are zero
+                const uint offset = aTapOffset(t * MMA_K);
+                for (uint i = 0; i < FRAG_M; ++i) {
+                    coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a;
+                    coopMatLoad(a, sWindow, (i * MMA_M * PACK_C + offset) / 8, PACK_C / 8,
+                                gl_CooperativeMatrixLayoutRowMajor);
+                    acc[i] = coopMatMulAdd(a, bFrag[t], acc[i]);
                 }
+            }
         storeTile(warp, 0, warp);
         barrier();  // every subgroup is done reading the window
     }
@@ -107,17 +116,18 @@ void main() {
 
     clearAccumulators();
     const uint aRow0 = warpM * WARP_TILE_M, bCol0 = warpN * WARP_TILE_N;
-    const uint slicesPerRow = PACK_KROW / BK, slices = PACK_R * slicesPerRow;
+    const uint slices = B_ROWS / BK;
     for (uint t = 0; t < slices; ++t) {
         const uint stage = STAGES == 1 ? 0 : t % STAGES;
         const bool more = t + 1 < slices;
         if (more) loadB((t + 1) * BK, bBase);  // in flight during the math below
-        const uint r = t / slicesPerRow, k0 = (t - r * slicesPerRow) * BK;
         if ((DEBUG_SKIP & 2u) == 0u)
             for (uint kk = 0; kk < BK; kk += MMA_K) {
+                if (t * BK + kk >= PACK_TAPS_K) break;  // B's rows past the taps are zero
+                const uint offset = aTapOffset(t * BK + kk);
                 coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a[FRAG_M];
                 for (uint i = 0; i < FRAG_M; ++i)
-                    coopMatLoad(a[i], sWindow, ((aRow0 + i * MMA_M + r * PACK_W) * PACK_C + k0 + kk) / 8,
+                    coopMatLoad(a[i], sWindow, ((aRow0 + i * MMA_M) * PACK_C + offset) / 8,
                                 PACK_C / 8, gl_CooperativeMatrixLayoutRowMajor);
                 for (uint j = 0; j < FRAG_N; ++j) {
                     coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> b;

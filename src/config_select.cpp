@@ -186,7 +186,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
         // Work on the packed problem: M runs over padded rows of the packed image, K over the
         // stride-1 kernel's padded rows.
-        const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk);
+        const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk, c.mmaK);
         work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK();
         // Calibrated on the H200 (bench/RESULTS.md, 2026-11-21, alexnet1): B in registers with
         // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed

@@ -214,7 +214,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
 
     const KernelConfig& c = impl.config;
     const bool packed = c.path != Path::Fp32 && c.aLoader == ALoader::Packed;
-    const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk) : PackedInputLayout{};
+    const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk, c.mmaK) : PackedInputLayout{};
     uint32_t tilesPerImage = 0;
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
         tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));

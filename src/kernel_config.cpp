@@ -53,7 +53,7 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (aLoader == ALoader::Packed) {
         // shaders/conv2d_coopmat_packed.comp: the window, the epilogue's fragment per subgroup,
         // B's stages.
-        const uint64_t window = detail::packedInputLayout(p, bm, bk).windowBytes(bm) +
+        const uint64_t window = detail::packedInputLayout(p, bm, bk, mmaK).windowBytes(bm) +
                                 warpsM * warpsN * mmaM * mmaN * 4;
         return static_cast<uint32_t>(std::min<uint64_t>(window, 1u << 30)) +
                (bRegisters ? 0 : stages * bk * (bn + 8) * 2);
@@ -181,7 +181,7 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
         if (std::string why = detail::packedInputSupport(p); !why.empty()) return why;
         // The packed input of one image (and the tail) is bound as one buffer range.
-        const auto layout = detail::packedInputLayout(p, c.bm, c.bk);
+        const auto layout = detail::packedInputLayout(p, c.bm, c.bk, c.mmaK);
         const uint64_t imageBytes = (layout.imageHalves() + layout.tailHalves(c.bm)) * 2;
         if (imageBytes > std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31))
             return "one image's packed input (" + std::to_string(imageBytes) +

@@ -21,37 +21,41 @@ std::string packedInputSupport(const ConvProblem& p) {
     return "";
 }
 
-PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t bk) {
+PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t bk, uint32_t mmaK) {
     PackedInputLayout l;
     l.kernelRows = ceilDiv(p.kernelH, p.strideH);
     l.kernelCols = ceilDiv(p.kernelW, p.strideW);
+    // Each tap (r, s) of the stride-1 kernel is its own K run of tapK channels of one packed
+    // pixel, so the GEMM K holds no channel padding beyond the MMA's K (alexnet1: 9 x 48 = 432;
+    // with one run per kernel row it was 3 x 176 = 528).
+    l.tapK = roundUp(uint64_t(p.inChannels) * p.strideH * p.strideW, std::max(mmaK, 1u));
     // An odd number of 16-byte units per packed pixel: the window's rows are PACK_C halves apart,
     // and an odd multiple of 16 bytes puts the 8 rows of a fragment load in 8 different bank
-    // groups (H200, alexnet1: 48 -> 56 channels, 0.720 -> 0.662 ms despite 17% more K).
-    l.channels = roundUp(uint64_t(p.inChannels * p.strideH * p.strideW), 8);
+    // groups (H200, alexnet1: 48 -> 56, 0.720 -> 0.662 ms). The extra channels are never read.
+    l.channels = roundUp(l.tapK, 8);
     if ((l.channels / 8) % 2 == 0) l.channels += 8;
     l.height = static_cast<uint32_t>(p.outHeight()) + l.kernelRows - 1;
     l.width = static_cast<uint32_t>(p.outWidth()) + l.kernelCols - 1;
-    l.rowK = roundUp(uint64_t(l.kernelCols) * l.channels, bk);
+    l.gemmKPadded = roundUp(uint64_t(l.kernelRows) * l.kernelCols * l.tapK, bk);
     l.tilesPerImage = ceilDiv(uint64_t(p.outHeight()) * l.width, bm);
     return l;
 }
 
 uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
     // shaders/conv2d_coopmat_packed.comp: WINDOW_WORDS 16-byte words.
-    const uint64_t halves = (uint64_t(bm) - 1 + uint64_t(kernelRows - 1) * width) * channels + rowK;
-    return (halves + 7) / 8 * 16;
+    const uint64_t rows = uint64_t(bm) - 1 + uint64_t(kernelRows - 1) * width + kernelCols - 1;
+    return (rows * channels + tapK + 7) / 8 * 16;
 }
 
 PackedInputSpec PackedInputSpec::from(const PackedInputLayout& l) {
-    return {l.kernelRows, l.kernelCols, l.channels, l.height, l.width, l.rowK, l.tilesPerImage};
+    return {l.kernelRows, l.kernelCols, l.channels, l.height, l.width, l.tapK, l.tilesPerImage};
 }
 
 void PackedInputSpec::appendEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {
     const uint32_t offsets[] = {
         offsetof(PackedInputSpec, kernelRows), offsetof(PackedInputSpec, kernelCols),
         offsetof(PackedInputSpec, channels),   offsetof(PackedInputSpec, height),
-        offsetof(PackedInputSpec, width),      offsetof(PackedInputSpec, rowK),
+        offsetof(PackedInputSpec, width),      offsetof(PackedInputSpec, tapK),
         offsetof(PackedInputSpec, tilesPerImage)};
     for (uint32_t i = 0; i < 7; ++i) e.push_back({50 + i, base + offsets[i], 4});
 }
@@ -74,7 +78,7 @@ std::vector<VkSpecializationMapEntry> CoopMatPackedKernelSpec::entries() {
 
 namespace {
 
-// Weights KCRS -> B[r'*rowK + s'*channels + j][n], j = (c*strideH + dy)*strideW + dx the packed
+// Weights KCRS -> B[(r'*PACK_S + s')*tapK + j][n], j = (c*strideH + dy)*strideW + dx the packed
 // channel of tap (r'*strideH + dy, s'*strideW + dx); zero where that tap is past the kernel and
 // in every padding row and column.
 std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedInputLayout& l,
@@ -86,7 +90,7 @@ std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedI
             for (int64_t r = 0; r < R; ++r)
                 for (int64_t s = 0; s < S; ++s) {
                     const int64_t j = (c * sh + r % sh) * sw + s % sw;
-                    const int64_t row = (r / sh) * l.rowK + (s / sw) * l.channels + j;
+                    const int64_t row = ((r / sh) * l.kernelCols + s / sw) * l.tapK + j;
                     b[size_t(row) * bCols + n] = weight[((n * C + c) * R + r) * S + s];
                 }
     return b;
@@ -96,7 +100,7 @@ std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedI
 
 PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
                                           const float* weight, PipelineKey& packInput) {
-    const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk);
+    const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk, c.mmaK);
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
 
     CoopMatPackedKernelSpec spec{};

@@ -16,27 +16,29 @@ namespace vkconv::detail {
 
 struct PackedInputLayout {
     uint32_t kernelRows = 0, kernelCols = 0;  // PACK_R, PACK_S: the stride-1 kernel
-    uint32_t channels = 0;                    // PACK_C: packed channels, padded to 8
+    uint32_t tapK = 0;                        // PACK_CK: GEMM K per tap, C*sh*sw padded to the MMA's K
+    uint32_t channels = 0;                    // PACK_C: halves per packed pixel, >= tapK
     uint32_t height = 0, width = 0;           // PACK_H, PACK_W: packed image
-    uint32_t rowK = 0;                        // PACK_KROW: GEMM K per kernel row
+    uint32_t gemmKPadded = 0;                 // kernelRows * kernelCols * tapK, padded to BK
     uint32_t tilesPerImage = 0;               // M tiles of BM packed pixels per image
 
     uint64_t imageHalves() const { return uint64_t(height) * width * channels; }
-    // Halves the kernel may read past the last image: the last tile's overhang and K run.
-    uint64_t tailHalves(uint32_t bm) const { return uint64_t(bm) * channels + rowK + 8; }
+    // Halves the kernel may read past the last image: the last tile's overhang and last tap.
+    uint64_t tailHalves(uint32_t bm) const { return (uint64_t(bm) + kernelCols) * channels + 8; }
     uint64_t windowBytes(uint32_t bm) const;  // shared memory of one workgroup's window
-    uint32_t gemmK() const { return kernelRows * rowK; }
+    uint32_t gemmK() const { return gemmKPadded; }
 };
 
 // Empty if the packed loader can serve the problem at all, else why not.
 std::string packedInputSupport(const ConvProblem& problem);
 
-// bk: the K slice (each kernel row's K run is padded to a whole number of slices).
-PackedInputLayout packedInputLayout(const ConvProblem& problem, uint32_t bm, uint32_t bk);
+// bk: the K slice (the GEMM K is padded to a whole number of slices); mmaK: the instruction's K
+// (each tap's K run is padded to it).
+PackedInputLayout packedInputLayout(const ConvProblem& problem, uint32_t bm, uint32_t bk, uint32_t mmaK);
 
 // shaders/packed_input.glsl (ids 50..56)
 struct PackedInputSpec {
-    uint32_t kernelRows, kernelCols, channels, height, width, rowK, tilesPerImage;
+    uint32_t kernelRows, kernelCols, channels, height, width, tapK, tilesPerImage;
     static PackedInputSpec from(const PackedInputLayout& layout);
     static void appendEntries(std::vector<VkSpecializationMapEntry>& entries, uint32_t base);
 };
@@ -57,7 +59,7 @@ struct CoopMatPackedKernelSpec {
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
-// The conv kernel (weights packed as [PACK_R*PACK_KROW][K padded to BN] fp16) and, in `packInput`,
+// The conv kernel (weights packed as [GEMM K][K padded to BN] fp16, tap-major) and, in `packInput`,
 // the pipeline that packs the input.
 PreparedKernel preparePackedCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
                                           const float* weight, PipelineKey& packInput);
