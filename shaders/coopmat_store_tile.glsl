@@ -3,18 +3,21 @@
 // Include after coopmat_tile.glsl.
 
 // Epilogue: each subgroup stages one accumulator fragment at a time, column-major, so that
-// consecutive lanes store consecutive output pixels.
-shared float sC[WARPS_M * WARPS_N * MMA_M * MMA_N];
+// consecutive lanes store consecutive output pixels. Columns are SC_STRIDE floats apart, not
+// MMA_M: on NVIDIA a lane holds elements of columns 2*(lane%4) of row lane/4, and with 16-float
+// columns the 4 columns' elements of a row fell in one bank (4-way conflicts on every store).
+const uint SC_STRIDE = MMA_M + 4;
+shared float sC[WARPS_M * WARPS_N * SC_STRIDE * MMA_N];
 
 // Defined by the kernel: writes C[mLocal][nLocal] of this workgroup's tile (bias, bounds, layout).
 void storeAccumulator(uint mLocal, uint nLocal, float value);
 
 // Epilogue: fragment by fragment through this subgroup's part of sC.
 void storeTile(uint warp, uint warpM, uint warpN) {
-    const uint cBase = warp * MMA_M * MMA_N;
+    const uint cBase = warp * SC_STRIDE * MMA_N;
     for (uint i = 0; i < FRAG_M; ++i)
         for (uint j = 0; j < FRAG_N; ++j) {
-            coopMatStore(acc[i * FRAG_N + j], sC, cBase, MMA_M, gl_CooperativeMatrixLayoutColumnMajor);
+            coopMatStore(acc[i * FRAG_N + j], sC, cBase, SC_STRIDE, gl_CooperativeMatrixLayoutColumnMajor);
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             const uint m0 = warpM * WARP_TILE_M + i * MMA_M;
@@ -24,10 +27,10 @@ void storeTile(uint warp, uint warpM, uint warpN) {
                 // image, bounds) is loop-invariant and computed once per fragment.
                 const uint m = gl_SubgroupInvocationID % MMA_M;
                 for (uint n = gl_SubgroupInvocationID / MMA_M; n < MMA_N; n += SUBGROUP / MMA_M)
-                    storeAccumulator(m0 + m, n0 + n, sC[cBase + n * MMA_M + m]);
+                    storeAccumulator(m0 + m, n0 + n, sC[cBase + n * SC_STRIDE + m]);
             } else {
                 for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP)
-                    storeAccumulator(m0 + e % MMA_M, n0 + e / MMA_M, sC[cBase + e]);
+                    storeAccumulator(m0 + e % MMA_M, n0 + e / MMA_M, sC[cBase + e / MMA_M * SC_STRIDE + e % MMA_M]);
             }
             subgroupBarrier();
         }
