@@ -21,6 +21,7 @@
 #extension GL_EXT_shader_16bit_storage : require
 
 #define VKCONV_OWN_INPUT
+#define VKCONV_SC_PAD 4  // coopmat_store_tile.glsl: conflict-free fragment staging
 #include "conv_problem.glsl"
 #include "packed_input.glsl"
 #include "coopmat_tile.glsl"

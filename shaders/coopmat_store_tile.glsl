@@ -3,10 +3,15 @@
 // Include after coopmat_tile.glsl.
 
 // Epilogue: each subgroup stages one accumulator fragment at a time, column-major, so that
-// consecutive lanes store consecutive output pixels. Columns are SC_STRIDE floats apart, not
-// MMA_M: on NVIDIA a lane holds elements of columns 2*(lane%4) of row lane/4, and with 16-float
-// columns the 4 columns' elements of a row fell in one bank (4-way conflicts on every store).
-const uint SC_STRIDE = MMA_M + 4;
+// consecutive lanes store consecutive output pixels. Columns are SC_STRIDE floats apart. On
+// NVIDIA a lane holds elements of columns 2*(lane%4) of row lane/4: with MMA_M-float columns the
+// 4 columns' elements of a row fall in one bank, 4-way conflicts on every store. A kernel may
+// define VKCONV_SC_PAD 4 to avoid them: the packed B-in-registers kernel gained 1.3% by it, but
+// the gather kernel lost up to 1.7x (H200, bench/RESULTS.md), so it is each kernel's choice.
+#ifndef VKCONV_SC_PAD
+#define VKCONV_SC_PAD 0
+#endif
+const uint SC_STRIDE = MMA_M + VKCONV_SC_PAD;
 shared float sC[WARPS_M * WARPS_N * SC_STRIDE * MMA_N];
 
 // Defined by the kernel: writes C[mLocal][nLocal] of this workgroup's tile (bias, bounds, layout).
