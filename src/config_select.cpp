@@ -85,7 +85,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                         c.subgroupSize = sg;
                         add(c);
                     }
-        // The packed loader with B staged slice by slice (BK rows of a kernel row's K run).
+        // The packed loader with B staged slice by slice (BK rows of the tap-major K).
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bk : {16u, 32u, 48u})
@@ -205,10 +205,10 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= c.mmaN >= 16 ? 1.0 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // the window is loaded once per N tile
         // Where the packed loader wins: first layers (few channels, short K) whose packing pads
-        // K by at most 1.5x. Measured on the H200: alexnet1 (K 363 -> 528) packed 0.65 ms against
-        // the gather's 0.92; but ResNet-50's conv1 (147 -> 384) 0.88 against 0.71 and VGG's
-        // conv1_1 (27 -> 96) 0.40 against 0.31. Elsewhere it is unmeasured, so the gather loader
-        // keeps its place and the sweep decides.
+        // K by at most 1.5x. Measured on the H200 (per-tap K runs, b3f77a8): alexnet1 (K 363 ->
+        // 432) packed 0.59 ms against the gather's 0.92; but ResNet-50's conv1 (147 -> 256) 0.745
+        // against 0.717 and VGG's conv1_1 (27 -> 144) 1.16 against 0.30. Elsewhere it is
+        // unmeasured, so the gather loader keeps its place and the sweep decides.
         const bool firstLayer = l.channels <= 64 && l.gemmK() <= 640 && l.gemmK() <= 1.5 * double(p.gemmK());
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);

@@ -13,8 +13,8 @@ uint32_t ceilDiv(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b -
 std::string packedInputSupport(const ConvProblem& p) {
     if (p.groups != 1) return "the packed loader serves groups = 1 only";
     if (p.dilationH != 1 || p.dilationW != 1) return "the packed loader serves dilation 1 only";
-    // Packed channels per pixel: beyond a few hundred, one kernel row's K run no longer fits a
-    // workgroup's window in shared memory (canImplement checks the exact size).
+    // Packed channels per pixel: beyond a few hundred, the window of packed pixels no longer fits
+    // a workgroup's shared memory (canImplement checks the exact size).
     if (p.inChannels * p.strideH * p.strideW > 4096)
         return "C*stride_h*stride_w = " + std::to_string(p.inChannels * p.strideH * p.strideW) +
                " packed channels is more than the packed loader serves (4096)";
