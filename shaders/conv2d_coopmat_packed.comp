@@ -55,12 +55,13 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint p = tileP0 + mLocal, col = gl_WorkGroupID.y * BN + nLocal;
     const uint oh = p / PACK_W, ow = p - oh * PACK_W;
     if (oh >= OUT_H || ow >= OUT_W || col >= K_G) return;
-    if (HAS_BIAS) value += bias_data[col];
+    if (HAS_BIAS && (DEBUG_SKIP & 64u) == 0u) value += bias_data[col];
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
     output_data[chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow] = value;
 }
 
 void loadWindow() {
+    if ((DEBUG_SKIP & 32u) != 0u) return;
     const uint base = (tileImage * PACK_IMAGE + tileP0 * PACK_C) / 8;
     for (uint v = gl_LocalInvocationIndex; v < WINDOW_WORDS; v += THREADS)
         sWindow[v] = (DEBUG_SKIP & 1u) != 0u ? uvec4(v) : packed_data[base + v];
@@ -94,7 +95,7 @@ void mainBRegisters(uint warp) {
                     acc[i] = coopMatMulAdd(a, bFrag[t], acc[i]);
                 }
             }
-        storeTile(warp, 0, warp);
+        if ((DEBUG_SKIP & 16u) == 0u) storeTile(warp, 0, warp);
         barrier();  // every subgroup is done reading the window
     }
 }
