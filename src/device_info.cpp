@@ -77,6 +77,15 @@ std::string deviceTypeName(VkPhysicalDeviceType t) {
     }
 }
 
+// A/B/C/result component types of a cooperative-matrix property entry (KHR or flexible).
+template <class Properties, class Shape>
+void copyComponentTypes(const Properties& s, Shape& shape) {
+    shape.a = scalarType(s.AType);
+    shape.b = scalarType(s.BType);
+    shape.c = scalarType(s.CType);
+    shape.result = scalarType(s.ResultType);
+}
+
 // VK_NV_cooperative_matrix2's flexible shapes, where the features vkconv's workgroup-scope
 // kernel needs are all there.
 void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceFeatures& features,
@@ -100,10 +109,7 @@ void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceF
         shape.mGranularity = s.MGranularity;
         shape.nGranularity = s.NGranularity;
         shape.kGranularity = s.KGranularity;
-        shape.a = scalarType(s.AType);
-        shape.b = scalarType(s.BType);
-        shape.c = scalarType(s.CType);
-        shape.result = scalarType(s.ResultType);
+        copyComponentTypes(s, shape);
         shape.workgroupScope = s.scope == VK_SCOPE_WORKGROUP_KHR;
         shape.workgroupInvocations = shape.workgroupScope ? s.workgroupInvocations : 0;
         info.coopMat2Shapes.push_back(shape);
@@ -211,10 +217,7 @@ DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t in
                 shape.m = s.MSize;
                 shape.n = s.NSize;
                 shape.k = s.KSize;
-                shape.a = scalarType(s.AType);
-                shape.b = scalarType(s.BType);
-                shape.c = scalarType(s.CType);
-                shape.result = scalarType(s.ResultType);
+                copyComponentTypes(s, shape);
                 info.coopMatShapes.push_back(shape);
             }
         } else {
