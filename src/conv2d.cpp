@@ -158,6 +158,10 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
     checkTensor("input", input.impl(), problem.inputShape(), context.get());
     checkTensor("output", output.impl(), problem.outputShape(), context.get());
+    // The kernels read the input while other workgroups write the output: the same tensor for
+    // both would race and give a silently wrong result.
+    if (input.impl().id == output.impl().id)
+        throw invalidArgument("output", "the input tensor", "must be a different tensor from the input (no in-place conv)");
     bindTensors(input.impl(), output.impl());
 }
 

@@ -155,6 +155,15 @@ TEST_P(ApiErrors, InputAndOutputOfWrongShape) {
     EXPECT_NO_THROW(conv.run(good, out));
 }
 
+TEST_P(ApiErrors, OutputIsTheInputTensor) {
+    const ConvProblem p = small();  // input and output are both [2,4,6,6]
+    Conv2d conv(context(), p, std::vector<float>(144, 0.1f), std::vector<float>(4, 0.f),
+                ConvOptions{Precision::Fp32, std::nullopt});
+    Tensor t(context(), {2, 4, 6, 6});
+    expectInvalidArgument([&] { conv.run(t, t); }, {"output", "different tensor from the input"});
+    expectInvalidArgument([&] { conv.time(t, t, 0, 1); }, {"output", "in-place"});
+}
+
 TEST_P(ApiErrors, TensorsFromAnotherContext) {
     const ConvProblem p = small();
     Conv2d conv(context(), p, std::vector<float>(144, 0.1f), std::vector<float>(4, 0.f),
