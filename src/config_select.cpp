@@ -205,9 +205,10 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= c.mmaN >= 16 ? 1.0 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // the window is loaded once per N tile
         // NVIDIA's compiler sizes its register budget by how many workgroups fit
-        // maxComputeSharedMemorySize: the B-in-registers kernel at 24.2 KB got 166 registers (two
-        // workgroups an SM), the same kernel with 6 KB of unused shared memory more 237 (one),
-        // 0.59 -> 0.87 ms (H200, bench/RESULTS.md; the gather kernel lost as much past 24 KB).
+        // maxComputeSharedMemorySize: the B-in-registers kernel at 24,248 bytes got 166
+        // registers (two workgroups an SM), the same kernel with 6 KB of unused shared memory
+        // more 237 (one), 0.59 -> 0.87 ms (H200, bench/RESULTS.md; the gather kernel lost as
+        // much past half the limit).
         if (2ull * c.sharedMemoryBytes(p) > d.maxSharedMemoryBytes) factor *= 1.45;
         // Where the packed loader wins: first layers (few channels, short K) whose packing pads
         // K by at most 1.5x. Measured on the H200 (per-tap K runs, b3f77a8): alexnet1 (K 363 ->
