@@ -215,7 +215,11 @@ int printDevicesReport(const ReportOptions& o) {
                               "x" + std::to_string(e.maxWorkGroupCount[2]));
             row("fp16 / bf16", yesNo(e.shaderFloat16 && e.storageBuffer16Bit) + " / " + yesNo(e.shaderBFloat16));
             row("coop. matrix", shapesOf(e));
-            if (e.coopMat2Nv) row("coop. matrix 2", "VK_NV_cooperative_matrix2 present; vkconv has no path for it yet");
+            if (e.coopMat2Nv)
+                row("coop. matrix 2", std::string("VK_NV_cooperative_matrix2 present (workgroup scope: ") +
+                                          yesNo(e.coopMat2Workgroup) +
+                                          "); no vkconv path: a workgroup-scope kernel measured 2.6x "
+                                          "slower on the H200 (bench/RESULTS.md)");
             for (const auto& n : notes) row("note", n);
             std::string why;
             const Path fast = resolvePath(Precision::Fast, e, alexnet, &why);
