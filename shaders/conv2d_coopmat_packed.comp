@@ -21,33 +21,23 @@
 #extension GL_EXT_shader_16bit_storage : require
 
 #define VKCONV_OWN_INPUT
+#define VKCONV_SC_PAD 4  // coopmat_store_tile.glsl: conflict-free fragment staging
 #include "conv_problem.glsl"
 #include "packed_input.glsl"
-
-layout(constant_id = 57) const bool B_REGISTERS = false;  // needs WARPS_M = 1, BN = WARPS_N * MMA_N
-layout(constant_id = 58) const uint TILES_PER_WORKGROUP = 1;
-
-#define VKCONV_SC_PAD 4  // coopmat_store_tile.glsl: conflict-free fragment staging
-// With B in registers the epilogue stages through the window instead (storeTileInWindow).
-#define VKCONV_SC_FRAGMENTS (B_REGISTERS ? 1 : WARPS_M * WARPS_N)
 #include "coopmat_tile.glsl"
 #include "coopmat_b_stages.glsl"
 #include "coopmat_store_tile.glsl"
 
 layout(set = 0, binding = 0, std430) readonly buffer PackedBuffer { uvec4 packed_data[]; };
+
+layout(constant_id = 57) const bool B_REGISTERS = false;  // needs WARPS_M = 1, BN = WARPS_N * MMA_N
+layout(constant_id = 58) const uint TILES_PER_WORKGROUP = 1;
 const uint B_FRAGS = B_REGISTERS ? B_ROWS / MMA_K : 1;
 coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 
 // Rows p0 .. p0+BM-1 read packed pixels p0 .. p0+BM-1+(PACK_R-1)*PACK_W+PACK_S-1, the last one's
 // first PACK_CK halves.
 const uint WINDOW_WORDS = ((BM - 1 + (PACK_R - 1) * PACK_W + PACK_S - 1) * PACK_C + PACK_CK + 7) / 8;
-// B in registers: the window also holds each subgroup's staged accumulator fragment once the
-// tile's fragment loads are done (16-byte words), and the bias of the workgroup's columns sits
-// in shared memory. Both keep the kernel under half of NVIDIA's 48 KB, where it keeps two
-// workgroups an SM (bench/RESULTS.md).
-const uint SC_WORDS = WARPS_N * SC_STRIDE * MMA_N / 4;
-const uint SWINDOW_WORDS = B_REGISTERS && SC_WORDS > WINDOW_WORDS ? SC_WORDS : WINDOW_WORDS;
-shared float sBiasRow[B_REGISTERS ? BN : 1];
 
 // The window offset, in halves, of A's fragment rows for K step k (a multiple of MMA_K): tap
 // (r, s) starts at packed pixel r*PACK_W + s, its channel j at half j.
@@ -55,7 +45,7 @@ uint aTapOffset(uint k) {
     const uint tap = k / PACK_CK, r = tap / PACK_S;
     return (r * PACK_W + tap - r * PACK_S) * PACK_C + (k - tap * PACK_CK);
 }
-shared uvec4 sWindow[SWINDOW_WORDS];
+shared uvec4 sWindow[WINDOW_WORDS];
 
 uint tileImage, tileP0;
 
@@ -65,7 +55,7 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint p = tileP0 + mLocal, col = gl_WorkGroupID.y * BN + nLocal;
     const uint oh = p / PACK_W, ow = p - oh * PACK_W;
     if (oh >= OUT_H || ow >= OUT_W || col >= K_G) return;
-    if (HAS_BIAS && (DEBUG_SKIP & 64u) == 0u) value += B_REGISTERS ? sBiasRow[nLocal] : bias_data[col];
+    if (HAS_BIAS && (DEBUG_SKIP & 64u) == 0u) value += bias_data[col];
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
     output_data[chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow] = value;
 }
@@ -82,27 +72,7 @@ void setTile(uint tile) {
     tileP0 = (tile - tileImage * PACK_TILES) * BM;
 }
 
-// B in registers: the epilogue of coopmat_store_tile.glsl, staged in this subgroup's part of the
-// window (SC_STRIDE floats a column, as 16-byte words). The caller's barrier has made the window
-// free.
-void storeTileInWindow(uint warp) {
-    const uint base = warp * SC_STRIDE * MMA_N;  // floats
-    for (uint i = 0; i < FRAG_M; ++i) {
-        coopMatStore(acc[i], sWindow, base / 4, SC_STRIDE / 4, gl_CooperativeMatrixLayoutColumnMajor);
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();
-        for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP) {
-            const uint m = e % MMA_M, n = e / MMA_M, f = base + n * SC_STRIDE + m;
-            storeAccumulator(i * MMA_M + m, warp * MMA_N + n, uintBitsToFloat(sWindow[f / 4][f % 4]));
-        }
-        subgroupBarrier();
-    }
-}
-
 void mainBRegisters(uint warp) {
-    if (HAS_BIAS)  // visible after the first tile's barrier
-        for (uint n = gl_LocalInvocationIndex; n < BN; n += THREADS)
-            sBiasRow[n] = bias_data[min(gl_WorkGroupID.y * BN + n, K_G - 1)];
     const uint col0 = gl_WorkGroupID.y * BN + warp * MMA_N;
     for (uint t = 0; t < B_FRAGS; ++t)
         coopMatLoad(bFrag[t], weight_vec, (t * MMA_K * B_COLS + col0) / 4, B_COLS / 4,
@@ -125,9 +95,8 @@ void mainBRegisters(uint warp) {
                     acc[i] = coopMatMulAdd(a, bFrag[t], acc[i]);
                 }
             }
-        barrier();  // every subgroup is done reading the window: the epilogue may use it
-        if ((DEBUG_SKIP & 16u) == 0u) storeTileInWindow(warp);
-        barrier();  // and is done with it before the next window lands
+        if ((DEBUG_SKIP & 16u) == 0u) storeTile(warp, 0, warp);
+        barrier();  // every subgroup is done reading the window
     }
 }
 

@@ -8,15 +8,11 @@
 // 4 columns' elements of a row fall in one bank, 4-way conflicts on every store. A kernel may
 // define VKCONV_SC_PAD 4 to avoid them: the packed B-in-registers kernel gained 1.3% by it, but
 // the gather kernel lost up to 1.7x (H200, bench/RESULTS.md), so it is each kernel's choice.
-// A kernel that stages its accumulators elsewhere defines VKCONV_SC_FRAGMENTS to shrink sC.
 #ifndef VKCONV_SC_PAD
 #define VKCONV_SC_PAD 0
 #endif
-#ifndef VKCONV_SC_FRAGMENTS
-#define VKCONV_SC_FRAGMENTS (WARPS_M * WARPS_N)
-#endif
 const uint SC_STRIDE = MMA_M + VKCONV_SC_PAD;
-shared float sC[VKCONV_SC_FRAGMENTS * SC_STRIDE * MMA_N];
+shared float sC[WARPS_M * WARPS_N * SC_STRIDE * MMA_N];
 
 // Defined by the kernel: writes C[mLocal][nLocal] of this workgroup's tile (bias, bounds, layout).
 void storeAccumulator(uint mLocal, uint nLocal, float value);

@@ -51,14 +51,12 @@ uint32_t KernelConfig::threads() const {
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
     if (aLoader == ALoader::Packed) {
-        // shaders/conv2d_coopmat_packed.comp: the window, the epilogue's fragment per subgroup
-        // (VKCONV_SC_PAD 4), B's stages; with B in registers the fragments live in the window,
-        // and the bias row and a one-fragment sC stay.
-        const uint64_t windowBytes = detail::packedInputLayout(p, bm, bk, mmaK).windowBytes(bm);
-        const uint64_t fragments = uint64_t(warpsM) * warpsN * (mmaM + 4) * mmaN * 4;
-        const uint64_t bytes = bRegisters ? std::max(windowBytes, fragments) + (mmaM + 4) * mmaN * 4 + bn * 4
-                                          : windowBytes + fragments + stages * bk * (bn + 8) * 2 + 4;
-        return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
+        // shaders/conv2d_coopmat_packed.comp: the window, the epilogue's fragment per subgroup,
+        // B's stages.
+        const uint64_t window = detail::packedInputLayout(p, bm, bk, mmaK).windowBytes(bm) +
+                                warpsM * warpsN * (mmaM + 4) * mmaN * 4;  // VKCONV_SC_PAD 4
+        return static_cast<uint32_t>(std::min<uint64_t>(window, 1u << 30)) +
+               (bRegisters ? 0 : stages * bk * (bn + 8) * 2);
     }
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
     // padded by 8 elements, plus one fp32 accumulator fragment per subgroup for the epilogue.
