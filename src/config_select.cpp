@@ -187,7 +187,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // Work on the packed problem: M runs over padded rows of the packed image, K over the
         // stride-1 kernel's padded rows.
         const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk, c.mmaK);
-        work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK();
+        work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK;
         // Calibrated on the H200 (bench/RESULTS.md, 2026-11-21, alexnet1): B in registers with
         // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed
         // (1.47 ms; 0.73 when its epilogue shared the window); 16x8 instruction shapes were
@@ -215,7 +215,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // 432) packed 0.59 ms against the gather's 0.92; but ResNet-50's conv1 (147 -> 256) 0.745
         // against 0.717 and VGG's conv1_1 (27 -> 144) 1.16 against 0.30. Elsewhere it is
         // unmeasured, so the gather loader keeps its place and the sweep decides.
-        const bool firstLayer = l.channels <= 64 && l.gemmK() <= 640 && l.gemmK() <= 1.5 * double(p.gemmK());
+        const bool firstLayer = l.channels <= 64 && l.gemmK <= 640 && l.gemmK <= 1.5 * double(p.gemmK());
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }

@@ -86,14 +86,23 @@ void copyComponentTypes(const Properties& s, Shape& shape) {
     shape.result = scalarType(s.ResultType);
 }
 
-// VK_NV_cooperative_matrix2's flexible shapes, where the features vkconv's workgroup-scope
-// kernel needs are all there.
+// VK_NV_cooperative_matrix2's workgroup-scope limits and flexible shapes, where the features a
+// workgroup-scope kernel needs (workgroup scope, flexible dimensions, tensor addressing) are all
+// there. vkconv has no such kernel (bench/RESULTS.md: measured slower); `vkconv devices` lists them.
 void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceFeatures& features,
                          DeviceInfo& info) {
     const auto& f = features.coopMat2;
     if (!f.cooperativeMatrixWorkgroupScope || !f.cooperativeMatrixFlexibleDimensions ||
         !f.cooperativeMatrixTensorAddressing)
         return;
+    VkPhysicalDeviceCooperativeMatrix2PropertiesNV limits{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &limits;
+    vkGetPhysicalDeviceProperties2(pd, &props);
+    info.coopMat2MaxWorkgroupSize = limits.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    info.coopMat2MaxDimension = limits.cooperativeMatrixFlexibleDimensionsMaxDimension;
+    info.coopMat2ReservedSharedMemory = limits.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
     auto getProps = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV>(
         vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
     if (!getProps) return;
@@ -157,17 +166,10 @@ DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t in
     info.maxWorkGroupInvocations = lim.maxComputeWorkGroupInvocations;
 
     VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
-    VkPhysicalDeviceCooperativeMatrix2PropertiesNV cm2{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
     VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props2.pNext = &m3;
-    const bool hasCm2 = hasExtension(pd, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
-    if (hasCm2) m3.pNext = &cm2;
     vkGetPhysicalDeviceProperties2(pd, &props2);
     info.maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
-    info.coopMat2MaxWorkgroupSize = cm2.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
-    info.coopMat2MaxDimension = cm2.cooperativeMatrixFlexibleDimensionsMaxDimension;
-    info.coopMat2ReservedSharedMemory = cm2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
 
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(pd, &mem);

@@ -188,7 +188,7 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
                    " bytes) exceeds maxStorageBufferRange " + std::to_string(d.maxStorageBufferRange);
         // Each subgroup holds K / mmaK B fragments (on NVIDIA, 27 16x16 fragments are 108
         // registers a thread); beyond 64 the kernel would spill.
-        const uint64_t fragments = layout.gemmK() / c.mmaK;
+        const uint64_t fragments = layout.gemmK / c.mmaK;
         if (c.bRegisters && fragments > 64)
             return "B in registers would take " + std::to_string(fragments) + " fragments a subgroup (at most 64)";
     }

@@ -36,7 +36,7 @@ PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t 
     if ((l.channels / 8) % 2 == 0) l.channels += 8;
     l.height = static_cast<uint32_t>(p.outHeight()) + l.kernelRows - 1;
     l.width = static_cast<uint32_t>(p.outWidth()) + l.kernelCols - 1;
-    l.gemmKPadded = roundUp(uint64_t(l.kernelRows) * l.kernelCols * l.tapK, bk);
+    l.gemmK = roundUp(uint64_t(l.kernelRows) * l.kernelCols * l.tapK, bk);
     l.tilesPerImage = ceilDiv(uint64_t(p.outHeight()) * l.width, bm);
     return l;
 }
@@ -84,7 +84,7 @@ namespace {
 std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedInputLayout& l,
                                              const float* weight, uint32_t bCols) {
     const int64_t sh = p.strideH, sw = p.strideW, R = p.kernelH, S = p.kernelW, C = p.inChannels;
-    std::vector<float> b(size_t(l.gemmK()) * bCols, 0.0f);
+    std::vector<float> b(size_t(l.gemmK) * bCols, 0.0f);
     for (int64_t n = 0; n < p.outChannels; ++n)
         for (int64_t c = 0; c < C; ++c)
             for (int64_t r = 0; r < R; ++r)
@@ -104,7 +104,7 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
 
     CoopMatPackedKernelSpec spec{};
-    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, layout.gemmK(), bCols));
+    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, layout.gemmK, bCols));
     // B_GLOBAL only shrinks B's shared stages to nothing here: with B in registers they are unused.
     spec.kernel.bGlobal = c.bRegisters ? VK_TRUE : VK_FALSE;
     spec.packed = PackedInputSpec::from(layout);

@@ -19,14 +19,13 @@ struct PackedInputLayout {
     uint32_t tapK = 0;                        // PACK_CK: GEMM K per tap, C*sh*sw padded to the MMA's K
     uint32_t channels = 0;                    // PACK_C: halves per packed pixel, >= tapK
     uint32_t height = 0, width = 0;           // PACK_H, PACK_W: packed image
-    uint32_t gemmKPadded = 0;                 // kernelRows * kernelCols * tapK, padded to BK
+    uint32_t gemmK = 0;                       // kernelRows * kernelCols * tapK, padded to BK
     uint32_t tilesPerImage = 0;               // M tiles of BM packed pixels per image
 
     uint64_t imageHalves() const { return uint64_t(height) * width * channels; }
     // Halves the kernel may read past the last image: the last tile's overhang and last tap.
     uint64_t tailHalves(uint32_t bm) const { return (uint64_t(bm) + kernelCols) * channels + 8; }
     uint64_t windowBytes(uint32_t bm) const;  // shared memory of one workgroup's window
-    uint32_t gemmK() const { return gemmKPadded; }
 };
 
 // Empty if the packed loader can serve the problem at all, else why not.

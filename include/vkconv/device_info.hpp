@@ -60,8 +60,9 @@ struct DeviceInfo {
     bool coopMatKhr = false;  // VK_KHR_cooperative_matrix usable
     std::vector<CoopMatShape> coopMatShapes;  // subgroup-scope shapes only
     bool coopMat2Nv = false;                  // VK_NV_cooperative_matrix2 present
-    // VK_NV_cooperative_matrix2 usable for vkconv's workgroup-scope kernel: workgroup scope,
-    // flexible dimensions and tensor addressing all enabled; its flexible shapes and limits.
+    // VK_NV_cooperative_matrix2 with workgroup scope, flexible dimensions and tensor addressing
+    // (what a workgroup-scope kernel needs); then its flexible shapes and limits. Reported only:
+    // vkconv has no kernel on it.
     bool coopMat2Workgroup = false;
     std::vector<FlexibleCoopMatShape> coopMat2Shapes;
     uint32_t coopMat2MaxWorkgroupSize = 0;       // cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
