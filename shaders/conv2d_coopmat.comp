@@ -8,6 +8,7 @@
 // from shared memory, and the registers then go to the next stage: loading overlaps the matrix
 // work (STAGES = 2), or not (STAGES = 1, half the shared memory).
 #extension GL_KHR_cooperative_matrix : require
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -18,7 +19,7 @@
 #include "conv_epilogue.glsl"
 #include "coopmat_tile.glsl"
 #include "coopmat_stages.glsl"
-#include "coopmat_store_tile.glsl"
+#include "coopmat_store_direct.glsl"
 
 // A's gather mapping. Consecutive threads take S_LANES consecutive columns (kernel taps s) of one
 // row, then the next row: with a strided convolution, consecutive output pixels are STRIDE_W
@@ -74,6 +75,7 @@ void main() {
 
     clearAccumulators();
     const uint slices = (GEMM_K + BK - 1) / BK;
+    initFragmentPositions();  // the barrier below makes it visible
     loadA(row, aK0, 0);
     loadB(0, bBase);
     storeA(0, aRowM, aK0);
@@ -98,5 +100,5 @@ void main() {
         }
         barrier();
     }
-    storeTile(warp, warpM, warpN);
+    storeTileDirect(warpM, warpN);
 }

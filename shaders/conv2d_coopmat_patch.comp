@@ -7,6 +7,7 @@
 // shared memory with two table lookups and no bounds checks. The gather kernel instead reads
 // every A element from global memory with index arithmetic and bounds checks.
 #extension GL_KHR_cooperative_matrix : require
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -16,7 +17,7 @@
 #include "conv_epilogue.glsl"
 #include "coopmat_tile.glsl"
 #include "coopmat_stages.glsl"
-#include "coopmat_store_tile.glsl"
+#include "coopmat_store_direct.glsl"
 
 layout(constant_id = 31) const uint TILE_H = 2;   // output rows per tile
 layout(constant_id = 32) const uint TILE_W = 55;  // output columns per tile
@@ -82,6 +83,7 @@ void main() {
         bool inside = uint(ih) < IN_H && uint(iw) < IN_W;
         sPatch[e] = OPERAND(inside ? input_data[inBase + c * IN_HW + uint(ih) * IN_W + uint(iw)] : 0.0);
     }
+    initFragmentPositions();  // the barrier below makes it visible
     for (uint kk = tid; kk < B_ROWS; kk += THREADS) {
         uint c = kk / RS, rs = kk - c * RS, r = rs / S_COLS, s = rs - r * S_COLS;
         sKOffset[kk] = kk < GEMM_K && s < KERNEL_S
@@ -114,5 +116,5 @@ void main() {
         }
         barrier();
     }
-    storeTile(warp, warpM, warpN);
+    storeTileDirect(warpM, warpN);
 }

@@ -26,7 +26,7 @@ layout(constant_id = 19) const bool HAS_BIAS = true;
 
 // Diagnostics only (tools/kernel-lab --skip): leave parts of a kernel out to see what they cost.
 // The results are then wrong. 1: A's global loads, 2: the matrix work, 4: the output stores;
-// conv2d_coopmat_packed.comp also 16: the whole epilogue, 32: the window's shared stores, 64: the bias.
+// the packed kernels also 16: the whole epilogue, 32: the window's shared stores, 64: the bias.
 layout(constant_id = 40) const uint DEBUG_SKIP = 0;
 
 // Columns per kernel row in the GEMM's K ordering: kk = (c*R + r)*S_COLS + s. Kernels whose

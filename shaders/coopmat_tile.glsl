@@ -1,7 +1,7 @@
 // The cooperative-matrix workgroup tile shared by the coopmat kernels: kernel constants, the
 // packed weights, the accumulators and the epilogue. A kernel that includes this provides its A
 // and B iterators (coopmat_stages.glsl holds the staged ones) and its epilogue
-// (coopmat_store_tile.glsl stages the accumulators through a small shared array).
+// (coopmat_store_direct.glsl writes the accumulators straight to the output).
 //
 // A workgroup of WARPS_M x WARPS_N subgroups computes a BM x BN tile of C for one group; each
 // subgroup a (BM/WARPS_M) x (BN/WARPS_N) warp tile of MMA_M x MMA_N accumulator fragments.

@@ -51,17 +51,16 @@ uint32_t KernelConfig::threads() const {
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
     if (aLoader == ALoader::Packed) {
-        // shaders/conv2d_coopmat_packed.comp: the window, the epilogue's fragment per subgroup,
-        // B's stages.
-        const uint64_t window = detail::packedInputLayout(p, bm, bk, mmaK).windowBytes(bm) +
-                                warpsM * warpsN * (mmaM + 4) * mmaN * 4;  // VKCONV_SC_PAD 4
-        return static_cast<uint32_t>(std::min<uint64_t>(window, 1u << 30)) +
-               (bRegisters ? 0 : stages * bk * (bn + 8) * 2);
+        // shaders/packed_window.glsl: the window and the bias row; conv2d_coopmat_packed.comp
+        // adds the epilogue's fragment position table (coopmat_store_direct.glsl) and B's stages.
+        const uint64_t bytes = uint64_t(detail::packedWindowWords(p, *this)) * 16 + bn * 4 +
+                               (bRegisters ? 0 : mmaM * mmaN * 4 + stages * bk * (bn + 8) * 2);
+        return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
     }
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
-    // padded by 8 elements, plus one fp32 accumulator fragment per subgroup for the epilogue.
+    // padded by 8 elements, plus the epilogue's fragment position table (coopmat_store_direct.glsl).
     const uint32_t operands = stages * bk * ((bm + 8) + (bGlobal ? 0 : bn + 8)) * 2;
-    const uint32_t epilogue = warpsM * warpsN * mmaM * mmaN * 4;
+    const uint32_t epilogue = mmaM * mmaN * 4;
     uint32_t patch = 0;
     if (aLoader == ALoader::Patch) {
         // shaders/conv2d_coopmat_patch.comp: the fp16 patch of all the group's channels, and

@@ -42,9 +42,15 @@ PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t 
 }
 
 uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
-    // shaders/conv2d_coopmat_packed.comp: WINDOW_WORDS 16-byte words.
+    // shaders/packed_window.glsl: WINDOW_LOAD_WORDS 16-byte words.
     const uint64_t rows = uint64_t(bm) - 1 + uint64_t(kernelRows - 1) * width + kernelCols - 1;
     return (rows * channels + tapK + 7) / 8 * 16;
+}
+
+uint32_t packedWindowWords(const ConvProblem& p, const KernelConfig& c) {
+    const uint64_t window = packedInputLayout(p, c.bm, c.bk, c.mmaK).windowBytes(c.bm) / 16;
+    const uint64_t staged = c.bRegisters ? uint64_t(c.warpsN) * (c.mmaM + 4) * c.mmaN / 4 : 0;
+    return static_cast<uint32_t>(std::min<uint64_t>(std::max(window, staged), 1u << 26));
 }
 
 PackedInputSpec PackedInputSpec::from(const PackedInputLayout& l) {
@@ -71,8 +77,8 @@ std::vector<VkSpecializationMapEntry> CoopMatPackedKernelSpec::entries() {
     std::vector<VkSpecializationMapEntry> e = CoopMatKernelSpec::entries();
     for (auto& entry : e) entry.offset += offsetof(CoopMatPackedKernelSpec, kernel);
     PackedInputSpec::appendEntries(e, offsetof(CoopMatPackedKernelSpec, packed));
-    e.push_back({57, offsetof(CoopMatPackedKernelSpec, bRegisters), 4});
     e.push_back({58, offsetof(CoopMatPackedKernelSpec, tilesPerWorkgroup), 4});
+    e.push_back({59, offsetof(CoopMatPackedKernelSpec, windowWords), 4});
     return e;
 }
 
@@ -105,14 +111,12 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
 
     CoopMatPackedKernelSpec spec{};
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, layout.gemmK, bCols));
-    // B_GLOBAL only shrinks B's shared stages to nothing here: with B in registers they are unused.
-    spec.kernel.bGlobal = c.bRegisters ? VK_TRUE : VK_FALSE;
     spec.packed = PackedInputSpec::from(layout);
-    spec.bRegisters = c.bRegisters ? VK_TRUE : VK_FALSE;
     spec.tilesPerWorkgroup = std::max(c.tilesPerWorkgroup, 1u);
+    spec.windowWords = packedWindowWords(p, c);
 
     PreparedKernel k;
-    k.pipeline = pipelineKey("conv2d_coopmat_packed_f16", spec);
+    k.pipeline = pipelineKey(c.bRegisters ? "conv2d_coopmat_packed_breg_f16" : "conv2d_coopmat_packed_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));

@@ -49,12 +49,16 @@ struct PackInputKernelSpec {
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
-// shaders/conv2d_coopmat_packed.comp
+// shaders/packed_window.glsl: the window's 16-byte words (WINDOW_WORDS). The B-in-registers kernel
+// also stages its epilogue there: WARPS_N fragments of (MMA_M + 4) x MMA_N floats.
+uint32_t packedWindowWords(const ConvProblem& problem, const KernelConfig& config);
+
+// shaders/conv2d_coopmat_packed.comp and conv2d_coopmat_packed_breg.comp
 struct CoopMatPackedKernelSpec {
     CoopMatKernelSpec kernel;
     PackedInputSpec packed;
-    VkBool32 bRegisters;         // id 57
-    uint32_t tilesPerWorkgroup;  // id 58
+    uint32_t tilesPerWorkgroup;  // id 58, B in registers only
+    uint32_t windowWords;        // id 59
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -1,0 +1,59 @@
+// The packed A iterator's window, shared by the two packed conv kernels (conv2d_coopmat_packed.comp,
+// conv2d_coopmat_packed_breg.comp): a workgroup's BM GEMM rows are consecutive packed pixels of
+// one image, so everything its A fragments read is one contiguous window of the packed image,
+// copied into shared memory with 16-byte loads; every A fragment is then a strided coopMatLoad
+// from it. Also the epilogue's side of the packed layout: storeAccumulator() and the bias row.
+// Include after packed_input.glsl and coopmat_tile.glsl.
+
+layout(set = 0, binding = 0, std430) readonly buffer PackedBuffer { uvec4 packed_data[]; };
+
+// Rows p0 .. p0+BM-1 read packed pixels p0 .. p0+BM-1+(PACK_R-1)*PACK_W+PACK_S-1, the last one's
+// first PACK_CK halves: WINDOW_LOAD_WORDS 16-byte words.
+const uint WINDOW_LOAD_WORDS = ((BM - 1 + (PACK_R - 1) * PACK_W + PACK_S - 1) * PACK_C + PACK_CK + 7) / 8;
+// The window's size, from the host (src/packed_input.cpp): at least WINDOW_LOAD_WORDS, more where
+// the kernel also stages its epilogue there. A plain constant rather than a max() of the two in
+// a specialization-constant expression: NVIDIA's driver seemed to size shared arrays wrongly from
+// such selects (bench/RESULTS.md, 962de81).
+layout(constant_id = 59) const uint WINDOW_WORDS = 1;
+shared uvec4 sWindow[WINDOW_WORDS];
+shared float sBias[BN];  // this workgroup's BN bias values (zero past K_G or without bias)
+
+// The window offset, in halves, of A's fragment rows for K step k (a multiple of MMA_K): tap
+// (r, s) starts at packed pixel r*PACK_W + s, its channel j at half j.
+uint aTapOffset(uint k) {
+    const uint tap = k / PACK_CK, r = tap / PACK_S;
+    return (r * PACK_W + tap - r * PACK_S) * PACK_C + (k - tap * PACK_CK);
+}
+
+uint tileImage, tileP0;
+
+void setTile(uint tile) {
+    tileImage = tile / PACK_TILES;
+    tileP0 = (tile - tileImage * PACK_TILES) * BM;
+}
+
+void loadWindow() {
+    if ((DEBUG_SKIP & 32u) != 0u) return;
+    const uint base = (tileImage * PACK_IMAGE + tileP0 * PACK_C) / 8;
+    for (uint v = gl_LocalInvocationIndex; v < WINDOW_LOAD_WORDS; v += THREADS)
+        sWindow[v] = (DEBUG_SKIP & 1u) != 0u ? uvec4(v) : packed_data[base + v];
+}
+
+// A barrier must follow before storeAccumulator() reads it.
+void loadBiasRow() {
+    for (uint n = gl_LocalInvocationIndex; n < BN; n += THREADS) {
+        const uint col = gl_WorkGroupID.y * BN + n;
+        sBias[n] = HAS_BIAS && col < K_G ? bias_data[col] : 0.0;
+    }
+}
+
+// The epilogue hands over C[mLocal][nLocal]: GEMM row p = tileP0 + mLocal is packed pixel
+// (oh, ow) of the image; columns ow >= OUT_W are padding and are dropped.
+void storeAccumulator(uint mLocal, uint nLocal, float value) {
+    const uint p = tileP0 + mLocal, col = gl_WorkGroupID.y * BN + nLocal;
+    const uint oh = p / PACK_W, ow = p - oh * PACK_W;
+    if (oh >= OUT_H || ow >= OUT_W || col >= K_G) return;
+    if ((DEBUG_SKIP & 64u) == 0u) value += sBias[nLocal];
+    if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
+    output_data[chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow] = value;
+}
