@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# On the GPU machine, after final_check.sh: the packed B-in-registers kernel at 4, 8 and 16 tiles
-# a workgroup and the gather kernel, with driver statistics and parts left out.
+# On the GPU machine: alexnet1's packed B-in-registers kernel at 2, 4, 8 and 16 tiles a workgroup
+# and the gather kernel, with driver statistics and parts left out (kernel-lab --skip). Carry .gl
+# and .device. Log in $OUT/lab-breg.txt.
 set -uo pipefail
 source scripts/gpu/env.sh
 d=.device
