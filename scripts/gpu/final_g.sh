@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The final H200 check of session 4 (direct epilogue, packed B-in-registers kernel in its own
-# shader). Carry .gl and .device, with .device/b holding vkconv_tests and kernel-lab of the
-# commit before the breg epilogue staged all fragments at once (0a34f8e), .device/old
-# vkconv-bench of 68aa1eb. Logs in $OUT.
+# shader). Carry .gl and .device, with .device/b holding vkconv_tests and kernel-lab of a second
+# build to check alongside (in the run RESULTS cites: .device a variant of the breg epilogue that
+# staged both fragments at once, .device/b 0a34f8e), .device/old vkconv-bench of 68aa1eb.
+# Logs in $OUT.
 set -uo pipefail
 TAG=g bash scripts/gpu/final_check.sh
 source scripts/gpu/env.sh >/dev/null
