@@ -53,7 +53,8 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (aLoader == ALoader::Packed) {
         // shaders/packed_window.glsl: the window and the bias row; conv2d_coopmat_packed.comp
         // adds the epilogue's fragment position table (coopmat_store_direct.glsl) and B's stages.
-        const uint64_t bytes = uint64_t(detail::packedWindowWords(p, *this)) * 16 + bn * 4 +
+        const detail::PackedInputLayout layout = detail::packedInputLayout(p, bm, bk, mmaK);
+        const uint64_t bytes = uint64_t(detail::packedWindowWords(layout, *this)) * 16 + bn * 4 +
                                (bRegisters ? 0 : mmaM * mmaN * 4 + stages * bk * (bn + 8) * 2);
         return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
     }

@@ -47,8 +47,8 @@ uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
     return (rows * channels + tapK + 7) / 8 * 16;
 }
 
-uint32_t packedWindowWords(const ConvProblem& p, const KernelConfig& c) {
-    const uint64_t window = packedInputLayout(p, c.bm, c.bk, c.mmaK).windowBytes(c.bm) / 16;
+uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& c) {
+    const uint64_t window = layout.windowBytes(c.bm) / 16;
     const uint64_t staged = c.bRegisters ? uint64_t(c.warpsN) * (c.mmaM + 4) * c.mmaN / 4 : 0;
     return static_cast<uint32_t>(std::min<uint64_t>(std::max(window, staged), 1u << 26));
 }
@@ -113,7 +113,7 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, layout.gemmK, bCols));
     spec.packed = PackedInputSpec::from(layout);
     spec.tilesPerWorkgroup = std::max(c.tilesPerWorkgroup, 1u);
-    spec.windowWords = packedWindowWords(p, c);
+    spec.windowWords = packedWindowWords(layout, c);
 
     PreparedKernel k;
     k.pipeline = pipelineKey(c.bRegisters ? "conv2d_coopmat_packed_breg_f16" : "conv2d_coopmat_packed_f16", spec);

@@ -51,7 +51,7 @@ struct PackInputKernelSpec {
 
 // shaders/packed_window.glsl: the window's 16-byte words (WINDOW_WORDS). The B-in-registers kernel
 // also stages its epilogue there: WARPS_N fragments of (MMA_M + 4) x MMA_N floats.
-uint32_t packedWindowWords(const ConvProblem& problem, const KernelConfig& config);
+uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& config);
 
 // shaders/conv2d_coopmat_packed.comp and conv2d_coopmat_packed_breg.comp
 struct CoopMatPackedKernelSpec {
