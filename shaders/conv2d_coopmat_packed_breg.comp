@@ -2,8 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // The packed A iterator (packed_window.glsl) with B in registers: each subgroup owns MMA_N output
 // channels (WARPS_M = 1, BN = WARPS_N * MMA_N) and holds their B fragments for the whole K,
-// loaded once; the workgroup then walks TILES_PER_WORKGROUP consecutive M tiles, and the K loop
-// has no barriers and no B traffic at all. alexnet1's kernel on NVIDIA (bench/RESULTS.md).
+// loaded once; the workgroup then walks TILES_PER_WORKGROUP M tiles, a dispatch's width apart,
+// and the K loop has no barriers and no B traffic at all. alexnet1's kernel on NVIDIA
+// (bench/RESULTS.md).
 //
 // The B fragments take most of the register file, so the epilogue cannot write the accumulators
 // straight out as the other kernels do (coopmat_store_direct.glsl): on the H200 that spilled B
@@ -62,10 +63,17 @@ void main() {
     for (uint t = 0; t < B_FRAGS; ++t)
         coopMatLoad(bFrag[t], weight_vec, (t * MMA_K * B_COLS + col0) / 4, B_COLS / 4,
                     gl_CooperativeMatrixLayoutRowMajor);
+    // The dispatch's workgroups take its M tiles in turn (tile = first + x + n * workgroups)
+    // rather than TILES_PER_WORKGROUP consecutive ones each: the workgroups running at one time
+    // then write neighbouring output pixels, so the partly written 32-byte sectors at the tiles'
+    // edges are completed while still in L2 (H200, alexnet1: 0.600 -> 0.552 ms at 16 tiles a
+    // workgroup; partly written sectors made the stores alone 2.6x slower, bench/RESULTS.md).
     const uint tiles = chunk.m_rows / OUT_HW * PACK_TILES;
-    const uint first = (gl_WorkGroupID.x + chunk.m_tile_base) * TILES_PER_WORKGROUP;
-    for (uint n = 0; n < TILES_PER_WORKGROUP && first + n < tiles; ++n) {
-        setTile(first + n);
+    const uint first = chunk.m_tile_base * TILES_PER_WORKGROUP + gl_WorkGroupID.x;
+    for (uint n = 0; n < TILES_PER_WORKGROUP; ++n) {
+        const uint tile = first + n * gl_NumWorkGroups.x;
+        if (tile >= tiles) break;
+        setTile(tile);
         loadWindow();
         barrier();
         clearAccumulators();

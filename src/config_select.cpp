@@ -71,7 +71,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bm : {16u, 32u, 48u, 64u, 96u, 128u})
-                    for (uint32_t tiles : {1u, 2u, 4u, 8u, 16u}) {
+                    for (uint32_t tiles : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u}) {
                         if (!packable || bn % shape.n) continue;
                         KernelConfig c;
                         c.path = path;
@@ -199,9 +199,15 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // registers, and every one with 3+ fragment rows a subgroup spilled and took 2.9 ms
         // (pipeline statistics, bench/RESULTS.md).
         if (c.bRegisters && fragM > 2) factor *= 4.0;
-        if (c.bRegisters)
-            factor *= c.tilesPerWorkgroup >= 8 ? (c.tilesPerWorkgroup == 8 ? 1.0 : 1.02)
-                      : c.tilesPerWorkgroup == 4 ? 1.07 : c.tilesPerWorkgroup == 2 ? 1.3 : 2.0;
+        if (c.bRegisters) {
+            // The workgroups take the M tiles in turn, tilesPerWorkgroup each. Measured on the
+            // H200 (bench/RESULTS.md, session 5): best at about 780 workgroups, whatever the
+            // batch (alexnet1 N=256: 32 tiles a workgroup, 0.535 ms; N=64: 8 tiles, 0.153 ms);
+            // 2x, 4x, 8x as many: +3%, +8%, +20%; half as many: +20-25%.
+            const double workgroups = std::ceil(double(p.batch) * l.tilesPerImage / c.tilesPerWorkgroup) * nTiles;
+            const double ratio = workgroups / (1.5 * slots);
+            factor *= ratio >= 1.0 ? 1.0 + 0.03 * (ratio - 1.0) : 1.0 + 0.25 * (1.0 / ratio - 1.0);
+        }
         factor *= c.mmaN >= 16 ? 1.0 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // the window is loaded once per N tile
         // NVIDIA's compiler sizes its register budget by how many workgroups fit

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# On the GPU machine (carry .gl and .device): the session-5 final check, strided tiles in the
+# B-in-registers kernel. The whole suite, the heuristic's alexnet1 choice, the benchmark
+# (final_check.sh), then alexnet1's B-in-registers configurations at 4..128 tiles a workgroup
+# at N=256 and N=64 with parts left out. Logs in $OUT/results-h.tgz and $OUT/lab-tiles.txt.
+set -uo pipefail
+TAG=h bash scripts/gpu/final_check.sh
+source scripts/gpu/env.sh > /dev/null
+F="32x96x16 warps 1x6,mma 16x16x16 stages 1 packed breg tiles"
+{
+  timeout 150 .device/kernel-lab --check 2 --iterations 100 --skip 35 --skip 16 --skip 2 --filter "$F" 2>&1
+  timeout 100 .device/kernel-lab --batch 64 --check 1 --iterations 100 --filter "$F" 2>&1
+} | grep -E " ms " > $OUT/lab-tiles.txt
+cat $OUT/lab-tiles.txt | cut -c1-150
