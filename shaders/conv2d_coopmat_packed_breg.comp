@@ -64,10 +64,11 @@ void main() {
         coopMatLoad(bFrag[t], weight_vec, (t * MMA_K * B_COLS + col0) / 4, B_COLS / 4,
                     gl_CooperativeMatrixLayoutRowMajor);
     // The dispatch's workgroups take its M tiles in turn (tile = first + x + n * workgroups)
-    // rather than TILES_PER_WORKGROUP consecutive ones each: the workgroups running at one time
-    // then write neighbouring output pixels, so the partly written 32-byte sectors at the tiles'
-    // edges are completed while still in L2 (H200, alexnet1: 0.600 -> 0.552 ms at 16 tiles a
-    // workgroup; partly written sectors made the stores alone 2.6x slower, bench/RESULTS.md).
+    // rather than TILES_PER_WORKGROUP consecutive ones each, so the workgroups running at one
+    // time write neighbouring output pixels. The output stores are this kernel's largest part,
+    // slowed by the partly written 32-byte sectors at every tile's edge (2.6x against a shape
+    // whose tiles start on sectors); taken in turn, alexnet1 went 0.600 -> 0.533 ms on the H200
+    // (bench/RESULTS.md, session 5).
     const uint tiles = chunk.m_rows / OUT_HW * PACK_TILES;
     const uint first = chunk.m_tile_base * TILES_PER_WORKGROUP + gl_WorkGroupID.x;
     for (uint n = 0; n < TILES_PER_WORKGROUP; ++n) {
