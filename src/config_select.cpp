@@ -71,7 +71,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bm : {16u, 32u, 48u, 64u, 96u, 128u})
-                    for (uint32_t tiles : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u}) {
+                    for (uint32_t tiles : kTilesPerWorkgroupChoices) {
                         if (!packable || bn % shape.n) continue;
                         KernelConfig c;
                         c.path = path;

@@ -103,7 +103,7 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
         }
         std::vector<KernelConfig> tiles;  // B in registers: M tiles per workgroup
         if (current.bRegisters)
-            for (uint32_t t : {1u, 2u, 4u, 8u, 16u})
+            for (uint32_t t : detail::kTilesPerWorkgroupChoices)
                 if (t != current.tilesPerWorkgroup) {
                     KernelConfig v = current;
                     v.tilesPerWorkgroup = t;
