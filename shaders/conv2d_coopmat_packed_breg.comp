@@ -8,14 +8,16 @@
 //
 // The B fragments take most of the register file, so the epilogue cannot write the accumulators
 // straight out as the other kernels do (coopmat_store_direct.glsl): on the H200 that spilled B
-// to local memory, 0.6 -> 1.1 ms. It stages each fragment in the window instead, which is free
-// once every subgroup has loaded its fragments (one barrier more a tile, and no shared memory of
-// its own: more of it would cross the 24 KB past which NVIDIA keeps one workgroup an SM).
+// to local memory, 0.6 -> 1.1 ms. It stages the warp tile in the window instead, which is free
+// once every subgroup has multiplied out of it (no shared memory of its own: more of it would
+// cross the 24 KB past which NVIDIA keeps one workgroup an SM). While it runs, the next tile's
+// window is already on its way into registers (see main()).
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_control_flow_attributes : require
 
 #define VKCONV_OWN_INPUT
 #include "conv_problem.glsl"
@@ -27,33 +29,48 @@ layout(constant_id = 58) const uint TILES_PER_WORKGROUP = 1;
 const uint B_FRAGS = B_ROWS / MMA_K;
 coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 
-// Staged fragments are column-major with SC_STRIDE-float columns: on NVIDIA a lane holds elements
-// of columns 2*(lane%4) of row lane/4, and MMA_M-float columns would put a row's 4 columns in one
-// bank (H200: 1.3% slower). The host sizes the window for WARPS_N of them (src/packed_input.cpp).
-const uint SC_STRIDE = MMA_M + 4;
+// The epilogue stages the subgroup's warp tile (BM rows x MMA_N channels) row-major, rows
+// STAGE_STRIDE floats apart, and each lane then reads 4 channels of one row with a 16-byte load
+// and writes them to 4 output planes; lanes walk the rows, so each store covers consecutive
+// pixels. On the H200 this took alexnet1 from 0.535 to 0.472 ms against one column-major float
+// per load (bench/RESULTS.md, session 6): the epilogue's cost was its instruction count. The
+// padding of 4 floats puts the 8 rows of each quarter-warp's 16-byte loads in distinct banks.
+// The host sizes the window for WARPS_N of them (src/packed_input.cpp).
+const uint STAGE_STRIDE = MMA_N + 4;
+const uint STAGE_QUADS = MMA_N / 4;  // 16-byte words per staged row
+// 16-byte words of the window each invocation loads. The next window is prefetched into
+// registers only where that is at most MAX_PREFETCH_WORDS a thread (alexnet1's 32x96 tile on
+// NVIDIA: 6): more would spill, and slowed lavapipe's compiler down by minutes.
+// The diagnostic skips of the window (DEBUG_SKIP 1, 32) go through loadWindow() instead.
+const uint PREFETCH_WORDS = (WINDOW_LOAD_WORDS + THREADS - 1) / THREADS;
+const uint MAX_PREFETCH_WORDS = 8;
+const bool PREFETCH = PREFETCH_WORDS <= MAX_PREFETCH_WORDS && (DEBUG_SKIP & 33u) == 0u;
 
 // The caller's barrier has made the window free; this subgroup stages in its own part of it.
 void storeTileInWindow(uint warp) {
-    const uint base = warp * SC_STRIDE * MMA_N;  // floats
-    for (uint i = 0; i < FRAG_M; ++i) {
-        coopMatStore(acc[i], sWindow, base / 4, SC_STRIDE / 4, gl_CooperativeMatrixLayoutColumnMajor);
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();
-        if (SUBGROUP % MMA_M == 0) {
-            // Each lane keeps one row m, so storeAccumulator's row arithmetic is computed once.
-            const uint m = gl_SubgroupInvocationID % MMA_M;
-            for (uint n = gl_SubgroupInvocationID / MMA_M; n < MMA_N; n += SUBGROUP / MMA_M) {
-                const uint f = base + n * SC_STRIDE + m;
-                storeAccumulator(i * MMA_M + m, warp * MMA_N + n, uintBitsToFloat(sWindow[f / 4][f % 4]));
-            }
-        } else {
-            for (uint e = gl_SubgroupInvocationID; e < MMA_M * MMA_N; e += SUBGROUP) {
-                const uint m = e % MMA_M, n = e / MMA_M, f = base + n * SC_STRIDE + m;
-                storeAccumulator(i * MMA_M + m, warp * MMA_N + n, uintBitsToFloat(sWindow[f / 4][f % 4]));
+    const uint base = warp * BM * STAGE_STRIDE;  // floats
+    for (uint i = 0; i < FRAG_M; ++i)
+        coopMatStore(acc[i], sWindow, (base + i * MMA_M * STAGE_STRIDE) / 4, STAGE_STRIDE / 4,
+                     gl_CooperativeMatrixLayoutRowMajor);
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+    const uint col0 = gl_WorkGroupID.y * BN + warp * MMA_N;
+    for (uint e = gl_SubgroupInvocationID; e < BM * STAGE_QUADS; e += SUBGROUP) {
+        const uint m = e % BM, j = e / BM;
+        const uint p = tileP0 + m, oh = p / PACK_W, ow = p - oh * PACK_W;
+        if (oh < OUT_H && ow < OUT_W) {  // else a padding column of the packed image
+            const vec4 v = uintBitsToFloat(sWindow[(base + m * STAGE_STRIDE) / 4 + j]);
+            const uint out0 = chunk.out_offset + (tileImage * K_TOTAL + col0 + 4 * j) * OUT_HW + oh * OUT_W + ow;
+            [[unroll]] for (uint c = 0; c < 4; ++c) {
+                float value = v[c];
+                if ((DEBUG_SKIP & 64u) == 0u) value += sBias[warp * MMA_N + 4 * j + c];
+                // DEBUG_SKIP 4 keeps the math and drops the store.
+                if (col0 + 4 * j + c < K_G && ((DEBUG_SKIP & 4u) == 0u || value == -12345.0))
+                    output_data[out0 + c * OUT_HW] = value;
             }
         }
-        subgroupBarrier();
     }
+    subgroupBarrier();
 }
 
 void main() {
@@ -65,18 +82,21 @@ void main() {
                     gl_CooperativeMatrixLayoutRowMajor);
     // The dispatch's workgroups take its M tiles in turn (tile = first + x + n * workgroups)
     // rather than TILES_PER_WORKGROUP consecutive ones each, so the workgroups running at one
-    // time write neighbouring output pixels. The output stores are this kernel's largest part,
-    // slowed by the partly written 32-byte sectors at every tile's edge (2.6x against a shape
-    // whose tiles start on sectors); taken in turn, alexnet1 went 0.600 -> 0.533 ms on the H200
+    // time write neighbouring output pixels: alexnet1 0.600 -> 0.533 ms on the H200
     // (bench/RESULTS.md, session 5).
     const uint tiles = chunk.m_rows / OUT_HW * PACK_TILES;
     const uint first = chunk.m_tile_base * TILES_PER_WORKGROUP + gl_WorkGroupID.x;
-    for (uint n = 0; n < TILES_PER_WORKGROUP; ++n) {
-        const uint tile = first + n * gl_NumWorkGroups.x;
-        if (tile >= tiles) break;
+    uint tile = first;
+    if (tile < tiles) {
         setTile(tile);
         loadWindow();
-        barrier();
+    }
+    barrier();
+    // Declared once, outside the loop, and sized exactly: a fixed-size array with guards cost
+    // 0.400 -> 0.430 ms on the H200 (bench/RESULTS.md, session 6).
+    uvec4 ahead[PREFETCH_WORDS];
+    for (uint n = 0; n < TILES_PER_WORKGROUP; ++n) {
+        if (tile >= tiles) break;
         clearAccumulators();
         if ((DEBUG_SKIP & 2u) == 0u)
             for (uint t = 0; t < B_FRAGS; ++t) {
@@ -90,7 +110,33 @@ void main() {
                 }
             }
         barrier();  // every subgroup is done reading the window: the epilogue may use it
+        // The next tile's window is loaded into registers before the epilogue and stored after
+        // it, so its latency hides behind the epilogue's work instead of following it: alexnet1
+        // 0.468 -> 0.397 ms on the H200, no spills (bench/RESULTS.md, session 6). The
+        // accumulators are dead by then, which is what makes room for these registers.
+        const uint next = n + 1 < TILES_PER_WORKGROUP ? tile + gl_NumWorkGroups.x : tiles;
+        if (PREFETCH && next < tiles) {
+            const uint image = next / PACK_TILES, p0 = (next - image * PACK_TILES) * BM;
+            const uint src = (image * PACK_IMAGE + p0 * PACK_C) / 8;
+            [[unroll]] for (uint k = 0; k < PREFETCH_WORDS; ++k) {
+                const uint v = gl_LocalInvocationIndex + k * THREADS;
+                if (v < WINDOW_LOAD_WORDS) ahead[k] = packed_data[src + v];
+            }
+        }
         if ((DEBUG_SKIP & 16u) == 0u) storeTileInWindow(warp);
-        barrier();  // and is done with it before the next window lands
+        barrier();  // the epilogue is done with the window
+        if (next < tiles) {
+            setTile(next);
+            if (PREFETCH) {
+                [[unroll]] for (uint k = 0; k < PREFETCH_WORDS; ++k) {
+                    const uint v = gl_LocalInvocationIndex + k * THREADS;
+                    if (v < WINDOW_LOAD_WORDS) sWindow[v] = ahead[k];
+                }
+            } else {
+                loadWindow();
+            }
+        }
+        tile = next;
+        barrier();  // the next window has landed
     }
 }

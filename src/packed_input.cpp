@@ -49,7 +49,7 @@ uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
 
 uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& c) {
     const uint64_t window = layout.windowBytes(c.bm) / 16;
-    const uint64_t staged = c.bRegisters ? uint64_t(c.warpsN) * (c.mmaM + 4) * c.mmaN / 4 : 0;
+    const uint64_t staged = c.bRegisters ? uint64_t(c.warpsN) * c.bm * (c.mmaN + 4) / 4 : 0;
     return static_cast<uint32_t>(std::min<uint64_t>(std::max(window, staged), 1u << 26));
 }
 
