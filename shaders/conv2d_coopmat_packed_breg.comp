@@ -116,8 +116,9 @@ void main() {
         // accumulators are dead by then, which is what makes room for these registers.
         const uint next = n + 1 < TILES_PER_WORKGROUP ? tile + gl_NumWorkGroups.x : tiles;
         if (PREFETCH && next < tiles) {
-            const uint image = next / PACK_TILES, p0 = (next - image * PACK_TILES) * BM;
-            const uint src = (image * PACK_IMAGE + p0 * PACK_C) / 8;
+            uint image, p0;
+            splitTile(next, image, p0);
+            const uint src = windowSource(image, p0);
             [[unroll]] for (uint k = 0; k < PREFETCH_WORDS; ++k) {
                 const uint v = gl_LocalInvocationIndex + k * THREADS;
                 if (v < WINDOW_LOAD_WORDS) ahead[k] = packed_data[src + v];

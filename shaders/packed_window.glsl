@@ -25,16 +25,22 @@ uint aTapOffset(uint k) {
     return (r * PACK_W + tap - r * PACK_S) * PACK_C + (k - tap * PACK_CK);
 }
 
+// M tile `tile` is GEMM rows p0 .. p0+BM-1 of packed image `image`.
+void splitTile(uint tile, out uint image, out uint p0) {
+    image = tile / PACK_TILES;
+    p0 = (tile - image * PACK_TILES) * BM;
+}
+
+// The first 16-byte word of that tile's window in the packed buffer.
+uint windowSource(uint image, uint p0) { return (image * PACK_IMAGE + p0 * PACK_C) / 8; }
+
 uint tileImage, tileP0;
 
-void setTile(uint tile) {
-    tileImage = tile / PACK_TILES;
-    tileP0 = (tile - tileImage * PACK_TILES) * BM;
-}
+void setTile(uint tile) { splitTile(tile, tileImage, tileP0); }
 
 void loadWindow() {
     if ((DEBUG_SKIP & 32u) != 0u) return;
-    const uint base = (tileImage * PACK_IMAGE + tileP0 * PACK_C) / 8;
+    const uint base = windowSource(tileImage, tileP0);
     for (uint v = gl_LocalInvocationIndex; v < WINDOW_LOAD_WORDS; v += THREADS)
         sWindow[v] = (DEBUG_SKIP & 1u) != 0u ? uvec4(v) : packed_data[base + v];
 }
