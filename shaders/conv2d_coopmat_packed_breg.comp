@@ -62,8 +62,7 @@ void storeTileInWindow(uint warp) {
             const vec4 v = uintBitsToFloat(sWindow[(base + m * STAGE_STRIDE) / 4 + j]);
             const uint out0 = chunk.out_offset + (tileImage * K_TOTAL + col0 + 4 * j) * OUT_HW + oh * OUT_W + ow;
             [[unroll]] for (uint c = 0; c < 4; ++c) {
-                float value = v[c];
-                if ((DEBUG_SKIP & 64u) == 0u) value += sBias[warp * MMA_N + 4 * j + c];
+                const float value = v[c];
                 // DEBUG_SKIP 4 keeps the math and drops the store.
                 if (col0 + 4 * j + c < K_G && ((DEBUG_SKIP & 4u) == 0u || value == -12345.0))
                     output_data[out0 + c * OUT_HW] = value;
@@ -75,7 +74,7 @@ void storeTileInWindow(uint warp) {
 
 void main() {
     const uint warp = gl_SubgroupID;
-    loadBiasRow();  // visible after the first tile's barrier
+    loadBiasRow();  // visible after the first tile's barrier, read as the accumulators' start
     const uint col0 = gl_WorkGroupID.y * BN + warp * MMA_N;
     for (uint t = 0; t < B_FRAGS; ++t)
         coopMatLoad(bFrag[t], weight_vec, (t * MMA_K * B_COLS + col0) / 4, B_COLS / 4,
@@ -97,7 +96,16 @@ void main() {
     uvec4 ahead[PREFETCH_WORDS];
     for (uint n = 0; n < TILES_PER_WORKGROUP; ++n) {
         if (tile >= tiles) break;
-        clearAccumulators();
+        // The accumulators start as the bias, each row of them the subgroup's MMA_N values (a
+        // load with row stride 0), so the epilogue has no bias to add: alexnet1 0.450 -> 0.429 ms
+        // on the H200 with session 7's trial packing pass, 0.398 -> 0.380 with the committed one
+        // (bench/RESULTS.md, session 7). DEBUG_SKIP 64 starts them at zero.
+        if ((DEBUG_SKIP & 64u) == 0u) {
+            for (uint i = 0; i < FRAG_M; ++i)
+                coopMatLoad(acc[i], sBias, warp * MMA_N, 0, gl_CooperativeMatrixLayoutRowMajor);
+        } else {
+            clearAccumulators();
+        }
         if ((DEBUG_SKIP & 2u) == 0u)
             for (uint t = 0; t < B_FRAGS; ++t) {
                 if (t * MMA_K >= PACK_TAPS_K) break;  // B's rows past the taps are zero
