@@ -49,7 +49,10 @@ const bool PREFETCH = PREFETCH_WORDS <= MAX_PREFETCH_WORDS && (DEBUG_SKIP & 33u)
 // The caller's barrier has made the window free; this subgroup stages in its own part of it.
 void storeTileInWindow(uint warp) {
     const uint base = warp * BM * STAGE_STRIDE;  // floats
-    for (uint i = 0; i < FRAG_M; ++i)
+    // Rolled: unrolled, this loop made Mesa 26 lavapipe's LLVM take 104 s instead of 6 s over
+    // a kernel with 27 B fragments a subgroup (bench/RESULTS.md, session 7); NVIDIA's binary
+    // is the same either way.
+    [[dont_unroll]] for (uint i = 0; i < FRAG_M; ++i)
         coopMatStore(acc[i], sWindow, (base + i * MMA_M * STAGE_STRIDE) / 4, STAGE_STRIDE / 4,
                      gl_CooperativeMatrixLayoutRowMajor);
     subgroupMemoryBarrierShared();
