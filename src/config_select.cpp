@@ -201,7 +201,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         if (c.bRegisters && fragM > 2) factor *= 4.0;
         if (c.bRegisters) {
             // The workgroups take the M tiles in turn, tilesPerWorkgroup each. Measured on the
-            // H200 (bench/RESULTS.md, session 5): best at about 780 workgroups, whatever the
+            // H200 (bench/RESULTS-breg.md, session 5): best at about 780 workgroups, whatever the
             // batch (alexnet1 N=256: 32 tiles a workgroup, 0.535 ms; N=64: 8 tiles, 0.153 ms);
             // 2x, 4x, 8x as many: +3%, +8%, +20%; half as many: +20-25%.
             const double workgroups = std::ceil(double(p.batch) * l.tilesPerImage / c.tilesPerWorkgroup) * nTiles;

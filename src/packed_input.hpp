@@ -50,7 +50,7 @@ struct PackInputKernelSpec {
 };
 
 // shaders/packed_window.glsl: the window's 16-byte words (WINDOW_WORDS). The B-in-registers kernel
-// also stages its epilogue there: WARPS_N fragments of (MMA_M + 4) x MMA_N floats.
+// also stages its epilogue there: WARPS_N warp tiles of BM rows x (MMA_N + 4) floats.
 uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& config);
 
 // shaders/conv2d_coopmat_packed.comp and conv2d_coopmat_packed_breg.comp

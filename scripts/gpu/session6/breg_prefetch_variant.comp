@@ -33,7 +33,7 @@ coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 // STAGE_STRIDE floats apart, and each lane then reads 4 channels of one row with a 16-byte load
 // and writes them to 4 output planes; lanes walk the rows, so each store covers consecutive
 // pixels. On the H200 this took alexnet1 from 0.535 to 0.472 ms against one column-major float
-// per load (bench/RESULTS.md, session 6): the epilogue's cost was its instruction count. The
+// per load (bench/RESULTS-breg.md, session 6): the epilogue's cost was its instruction count. The
 // padding of 4 floats puts the 8 rows of each quarter-warp's 16-byte loads in distinct banks.
 // The host sizes the window for WARPS_N of them (src/packed_input.cpp).
 const uint STAGE_STRIDE = MMA_N + 4;
@@ -77,7 +77,7 @@ void main() {
     // time write neighbouring output pixels. The output stores are this kernel's largest part,
     // slowed by the partly written 32-byte sectors at every tile's edge (2.6x against a shape
     // whose tiles start on sectors); taken in turn, alexnet1 went 0.600 -> 0.533 ms on the H200
-    // (bench/RESULTS.md, session 5).
+    // (bench/RESULTS-breg.md, session 5).
     const uint tiles = chunk.m_rows / OUT_HW * PACK_TILES;
     const uint first = chunk.m_tile_base * TILES_PER_WORKGROUP + gl_WorkGroupID.x;
 #ifdef PREFETCH

@@ -213,7 +213,7 @@ void main() {
     // time write neighbouring output pixels. The output stores are this kernel's largest part,
     // slowed by the partly written 32-byte sectors at every tile's edge (2.6x against a shape
     // whose tiles start on sectors); taken in turn, alexnet1 went 0.600 -> 0.533 ms on the H200
-    // (bench/RESULTS.md, session 5).
+    // (bench/RESULTS-breg.md, session 5).
     const uint tiles = chunk.m_rows / OUT_HW * PACK_TILES;
 #if VARIANT == 4 || VARIANT == 6 || VARIANT == 8
     const uint first = (chunk.m_tile_base + gl_WorkGroupID.x) * TILES_PER_WORKGROUP;

@@ -9,7 +9,7 @@
 // floats; then each thread gathers one word from there and writes it, consecutive threads to
 // consecutive words. Both global sides are whole-line accesses. Against one thread per word
 // reading its 8 floats straight from the input (short runs from STRIDE_H rows): see
-// bench/RESULTS.md, session 7.
+// bench/RESULTS-breg.md, session 7.
 // Binding 0 is the chunk's input, binding 3 the packed buffer.
 #define VKCONV_OWN_OUTPUT
 #include "conv_problem.glsl"
