@@ -3,9 +3,10 @@
 # kernel with its row-major epilogue and the next window prefetched across it. The whole suite,
 # the heuristic's alexnet1 choice, the benchmark (final_check.sh), then alexnet1's
 # B-in-registers configurations at 4..128 tiles a workgroup at N=256 (with parts left out) and
-# N=64. Logs in $OUT/results-i.tgz and $OUT/lab-tiles.txt.
+# N=64. Logs in $OUT/results-$TAG.tgz (TAG default i) and $OUT/lab-tiles.txt. final_j.sh is
+# the same check, tagged j.
 set -uo pipefail
-TAG=i bash scripts/gpu/final_check.sh
+TAG=${TAG:-i} bash scripts/gpu/final_check.sh
 source scripts/gpu/env.sh > /dev/null
 F="32x96x16 warps 1x6,mma 16x16x16 stages 1 packed breg tiles"
 {
