@@ -126,7 +126,14 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
         log << " ok\n";
         input = std::vector<float>();  // the host copy is not needed while timing
 
-        r.timing = summarize(conv.time(in, out, settings.warmup, settings.iterations));
+        TimingOptions timing;
+        timing.warmupMs = settings.warmupMs;
+        timing.warmupRuns = settings.warmup;
+        timing.iterations = settings.iterations;
+        WarmupReport warmed;
+        r.timing = summarize(conv.time(in, out, timing, &warmed));
+        log << "  warm-up: " << warmed.runs << " runs in " << std::fixed << std::setprecision(0) << warmed.wallMs
+            << " ms, then " << settings.warmup << " more in the timed submission\n" << std::defaultfloat;
         const double seconds = r.timing.medianMs * 1e-3;
         if (seconds > 0) {
             r.tflops = p.flops() / seconds / 1e12;

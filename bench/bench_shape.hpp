@@ -18,6 +18,7 @@ namespace vkconv::bench {
 struct BenchSettings {
     Precision precision = Precision::Fast;
     int warmup = 10;
+    double warmupMs = 200;  // the kernel back to back first, so the GPU's clocks are up
     int iterations = 100;
     int checkImages = 2;        // the first and the last image of the batch (1: the first only)
     double copyGbps = 0;        // measured copy bandwidth (read + write): the memory floor

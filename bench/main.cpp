@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
     bool list = false;
     int64_t batch = 0;
     int warmup = 10, iterations = 100, checkImages = 2, deviceIndex = -1, copyIterations = 50;
+    double warmupMs = 200;
     double copyMiB = 0;
     CustomProblemFlags custom;
 
@@ -124,6 +125,8 @@ int main(int argc, char** argv) {
     app.add_option("--batch", batch, "batch for every shape (default: the file's; cpu_batch on a CPU device)");
     app.add_option("--warmup", warmup, "untimed runs before timing (>= 5)")->capture_default_str();
     app.add_option("--iterations", iterations, "timed runs (>= 50)")->capture_default_str();
+    app.add_option("--warmup-ms", warmupMs, "run each kernel back to back this long before timing it, so the GPU's clocks are up")
+        ->check(CLI::Range(0.0, 60000.0))->capture_default_str();
     app.add_option("--check-images", checkImages, "images checked against the CPU reference: 1 (first) or 2 (first and last)")
         ->check(CLI::Range(1, 2))->capture_default_str();
     app.add_option("--copy-mib", copyMiB, "copy-bandwidth buffer size in MiB (default 1024 on a GPU, 64 on a CPU device)");
@@ -194,6 +197,7 @@ int main(int argc, char** argv) {
         BenchSettings settings;
         settings.precision = precision;
         settings.warmup = warmup;
+        settings.warmupMs = warmupMs;
         settings.iterations = iterations;
         settings.checkImages = checkImages;
         settings.cpuDevice = device.isCpu();

@@ -24,7 +24,8 @@ constexpr uint64_t kStagingChunk = 64ull << 20;
 
 }  // namespace
 
-Buffer::Buffer(ContextImpl& ctx, uint64_t bytes, Kind kind) : bytes_(bytes), device_(ctx.device) {
+Buffer::Buffer(ContextImpl& ctx, uint64_t bytes, Kind kind)
+    : bytes_(bytes), device_(ctx.device), live_(ctx.live.buffers) {
     if (bytes == 0) bytes = 4;  // Vulkan forbids empty buffers; a zero-size tensor still binds
     if (bytes > ctx.info.maxMemoryAllocationSize && ctx.info.maxMemoryAllocationSize)
         throw Error(Error::Kind::Unsupported,

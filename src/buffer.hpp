@@ -28,6 +28,7 @@ private:
     uint64_t bytes_ = 0;
     void* mapped_ = nullptr;
     VkDevice device_ = VK_NULL_HANDLE;
+    LiveToken live_;
 };
 
 // Copies host data into a device buffer (or back) through a staging buffer, in pieces so that

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "device_features.hpp"
 #include "vk_util.hpp"
@@ -28,6 +29,38 @@ struct Instance {
     Instance(const Instance&) = delete;
     Instance& operator=(const Instance&) = delete;
     ~Instance();
+};
+
+// Live Vulkan objects that vkconv made on a context, by kind. A sweep builds and drops hundreds
+// of configurations on one context; the tests check that these counts return to their baseline
+// after it, so that nothing a candidate made outlives it.
+struct LiveObjects {
+    std::atomic<int64_t> buffers{0}, pipelines{0}, descriptorPools{0}, queryPools{0};
+};
+
+// One live object of a LiveObjects counter: counted while it exists, moved with its owner.
+class LiveToken {
+public:
+    LiveToken() = default;
+    explicit LiveToken(std::atomic<int64_t>& counter) : counter_(&counter) { ++*counter_; }
+    LiveToken(LiveToken&& o) noexcept : counter_(std::exchange(o.counter_, nullptr)) {}
+    LiveToken& operator=(LiveToken&& o) noexcept {
+        if (this != &o) {
+            release();
+            counter_ = std::exchange(o.counter_, nullptr);
+        }
+        return *this;
+    }
+    LiveToken(const LiveToken&) = delete;
+    LiveToken& operator=(const LiveToken&) = delete;
+    ~LiveToken() { release(); }
+
+private:
+    void release() {
+        if (counter_) --*counter_;
+        counter_ = nullptr;
+    }
+    std::atomic<int64_t>* counter_ = nullptr;
 };
 
 // Collects validation messages; the tests fail on any.
@@ -66,6 +99,7 @@ struct ContextImpl {
     std::unique_ptr<PipelineCache> pipelineCache;  // made on first use
     std::mutex pipelineCacheMutex;
     std::atomic<uint64_t> nextTensorId{1};
+    LiveObjects live;
 
     ContextImpl() = default;
     ContextImpl(const ContextImpl&) = delete;

@@ -3,6 +3,8 @@
 #include "vkconv/conv2d.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <sstream>
 
 #include "buffer.hpp"
@@ -35,6 +37,7 @@ struct Conv2dImpl {
 
     // Descriptor sets for the last (input, output) pair; rebuilt when the tensors change.
     UniqueDescriptorPool pool;
+    LiveToken poolLive;
     std::vector<VkDescriptorSet> sets, packSets;
     uint64_t boundInput = 0, boundOutput = 0;
 
@@ -58,6 +61,7 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
         VkDescriptorPool p;
         VKCONV_CHECK(vkCreateDescriptorPool(device, &info, nullptr, &p));
         pool = UniqueDescriptorPool(device, p);
+        poolLive = LiveToken(context->live.descriptorPools);
     } else {
         VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
     }
@@ -286,23 +290,65 @@ void Conv2d::run(const Tensor& input, Tensor& output) {
 }
 
 std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup, int iterations) {
+    TimingOptions options;
+    options.warmupRuns = warmup;
+    options.iterations = iterations;
+    return time(input, output, options);
+}
+
+std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const TimingOptions& options,
+                                 WarmupReport* report) {
     using namespace detail;
     auto& impl = *impl_;
-    if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
-    if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
-    TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(iterations));
+    if (options.warmupRuns < 0) throw invalidArgument("warmup", options.warmupRuns, "must be >= 0");
+    if (options.iterations < 1) throw invalidArgument("iterations", options.iterations, "must be >= 1");
+    if (!(options.warmupMs >= 0) || options.warmupMs > 60000)
+        throw invalidArgument("warmupMs", options.warmupMs, "must be between 0 and 60000");
+    TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));
     impl.prepare(input, output);
+
+    // Warm-up: submissions of back-to-back runs until warmupMs have passed. Each holds about a
+    // quarter of what is left (by the rate seen so far, at most kMaxRuns), so the device is
+    // never idle for longer than one submission's turnaround.
+    using Clock = std::chrono::steady_clock;
+    constexpr int kMaxRuns = 4096;
+    const auto start = Clock::now();
+    auto elapsedMs = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); };
+    WarmupReport done;
+    int batch = 1;
+    while (options.warmupMs > 0 && elapsedMs() < options.warmupMs) {
+        impl.context->submitAndWait([&](VkCommandBuffer cmd) {
+            for (int i = 0; i < batch; ++i) {
+                barrierBeforeCompute(cmd);
+                impl.record(cmd);
+            }
+        });
+        done.runs += batch;
+        const double perRunMs = std::max(elapsedMs() / done.runs, 1e-4);
+        const double leftMs = options.warmupMs - elapsedMs();
+        batch = int(std::clamp(std::ceil(std::max(leftMs, 0.0) / 4 / perRunMs), 1.0, double(kMaxRuns)));
+    }
+    done.wallMs = elapsedMs();
+    if (report) *report = done;
+
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
         timestamps.reset(cmd);
-        for (int i = 0; i < warmup + iterations; ++i) {
+        for (int i = 0; i < options.warmupRuns + options.iterations; ++i) {
             barrierBeforeCompute(cmd);
-            const int t = i - warmup;
+            const int t = i - options.warmupRuns;
             if (t >= 0) timestamps.begin(cmd, uint32_t(t));
             impl.record(cmd);
             if (t >= 0) timestamps.end(cmd, uint32_t(t));
         }
     });
     return timestamps.milliseconds();
+}
+
+std::vector<int64_t> Conv2d::chunkFirstImages() const {
+    std::vector<int64_t> first;
+    for (size_t i = 0; i < impl_->plan.chunks.size(); ++i)
+        first.push_back(int64_t(i) * impl_->plan.imagesPerChunk);
+    return first;
 }
 
 const ConvProblem& Conv2d::problem() const { return impl_->problem; }

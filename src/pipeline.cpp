@@ -16,7 +16,8 @@ std::string PipelineKey::cacheKey() const {
 }
 
 ComputePipeline::ComputePipeline(ContextImpl& ctx, VkPipelineLayout layout, VkPipelineCache cache,
-                                 const PipelineKey& key) {
+                                 const PipelineKey& key)
+    : live_(ctx.live.pipelines) {
     SpirvBlob spirv = embeddedShader(key.shader);
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = spirv.wordCount * 4;
@@ -172,16 +173,22 @@ std::shared_ptr<ComputePipeline> PipelineCache::get(const PipelineKey& key) {
     const std::string k = key.cacheKey();
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = pipelines_.find(k);
-    if (it != pipelines_.end()) return it->second;
+    if (it != pipelines_.end())
+        if (std::shared_ptr<ComputePipeline> alive = it->second.lock()) return alive;
+    // Forget the pipelines nobody holds any more, so that the map stays as small as what is alive.
+    for (auto e = pipelines_.begin(); e != pipelines_.end();)
+        e = e->second.expired() ? pipelines_.erase(e) : std::next(e);
     auto pipeline = std::make_shared<ComputePipeline>(context_, layout_.get(), cache_.get(), key);
-    pipelines_.emplace(k, pipeline);
+    pipelines_[k] = pipeline;
     built_ = true;
     return pipeline;
 }
 
 size_t PipelineCache::size() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return pipelines_.size();
+    size_t n = 0;
+    for (const auto& e : pipelines_) n += e.second.expired() ? 0 : 1;
+    return n;
 }
 
 }  // namespace vkconv::detail

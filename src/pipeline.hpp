@@ -53,6 +53,7 @@ public:
 
 private:
     UniquePipeline pipeline_;
+    LiveToken live_;
 };
 
 // The driver's statistics of `pipeline` ("name value" lines per executable), or "" when the
@@ -68,6 +69,10 @@ public:
     // one; the destructor saves it if pipelines were built, ignoring write errors.
     explicit PipelineCache(ContextImpl& context);
     ~PipelineCache();
+    // The pipeline of `key`: the one in use if a caller still holds it, else built (from the
+    // VkPipelineCache, so a rebuild is cheap). Only weak references are kept here: a pipeline
+    // lives as long as the Conv2d objects that use it, so that a sweep over hundreds of
+    // configurations does not keep every one of them on the device.
     std::shared_ptr<ComputePipeline> get(const PipelineKey& key);
 
     // Persistence: save() returns the file written ("" when not persistent); throws Error(Io).
@@ -79,7 +84,7 @@ public:
     VkDescriptorSetLayout setLayout() const { return setLayout_.get(); }
     VkPipelineLayout layout() const { return layout_.get(); }
     VkPipelineCache vkCache() const { return cache_.get(); }
-    size_t size() const;
+    size_t size() const;  // pipelines alive now
 
 private:
     ContextImpl& context_;
@@ -87,7 +92,7 @@ private:
     UniquePipelineLayout layout_;
     UniquePipelineCache cache_;
     mutable std::mutex mutex_;
-    std::map<std::string, std::shared_ptr<ComputePipeline>> pipelines_;
+    std::map<std::string, std::weak_ptr<ComputePipeline>> pipelines_;
     std::string file_, loadNote_;
     uint64_t loadedBytes_ = 0;
     bool built_ = false;  // a pipeline was created since the load or the last save

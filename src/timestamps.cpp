@@ -3,7 +3,7 @@
 namespace vkconv::detail {
 
 TimestampPairs::TimestampPairs(ContextImpl& context, uint32_t pairs)
-    : context_(context), pairs_(pairs) {
+    : context_(context), pairs_(pairs), live_(context.live.queryPools) {
     if (context.info.timestampPeriodNs <= 0)
         throw Error(Error::Kind::Unsupported, "device has no compute-queue timestamps");
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -19,7 +19,7 @@ void TimestampPairs::reset(VkCommandBuffer cmd) const {
 }
 
 void TimestampPairs::begin(VkCommandBuffer cmd, uint32_t pair) const {
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_.get(), 2 * pair);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_.get(), 2 * pair);
 }
 
 void TimestampPairs::end(VkCommandBuffer cmd, uint32_t pair) const {

@@ -14,6 +14,9 @@ public:
     TimestampPairs(ContextImpl& context, uint32_t pairs);
 
     void reset(VkCommandBuffer cmd) const;  // record before the first begin()
+    // begin() is written once every earlier command has finished (BOTTOM_OF_PIPE): a timestamp
+    // at TOP_OF_PIPE may be written while the previous run is still executing, and the interval
+    // would then include that run's tail.
     void begin(VkCommandBuffer cmd, uint32_t pair) const;
     void end(VkCommandBuffer cmd, uint32_t pair) const;
 
@@ -24,6 +27,7 @@ private:
     ContextImpl& context_;
     uint32_t pairs_;
     UniqueQueryPool pool_;
+    LiveToken live_;
 };
 
 }  // namespace vkconv::detail

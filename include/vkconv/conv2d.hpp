@@ -27,6 +27,22 @@ struct ConvOptions {
     bool useTuningCache = true;
 };
 
+// How Conv2d::time measures. A GPU's clocks fall when it idles (the H200's SM clock reads 345 of
+// 1980 MHz at rest) and climb back only after the device has been kept busy for a while, so a
+// timing taken after CPU work (planning, packing, a reference check) measures the clock ramp, not
+// the kernel. Every timing therefore first runs the kernel back to back for warmupMs.
+struct TimingOptions {
+    double warmupMs = 200;  // at least this long of the kernel itself, untimed, first (0: none)
+    int warmupRuns = 3;     // then these untimed runs, in the timed runs' own submission
+    int iterations = 20;    // timed runs
+};
+
+// What a warm-up did (for reports and tests).
+struct WarmupReport {
+    double wallMs = 0;  // host time spent running the kernel before the timed submission
+    int runs = 0;       // runs in that time
+};
+
 class Conv2d {
 public:
     // weight: KCRS (C per group), problem.weightElements() floats; bias: K floats, or null when
@@ -42,9 +58,16 @@ public:
     // output = conv2d(input); shapes must be problem().inputShape() / outputShape(). Waits.
     void run(const Tensor& input, Tensor& output);
 
-    // GPU time in milliseconds of each of `iterations` runs (timestamp queries around each run,
-    // all recorded in one submission after `warmup` untimed runs).
+    // GPU time in milliseconds of each of `options.iterations` runs: the warm-up first (see
+    // TimingOptions), then timestamp queries around each run, all recorded in one submission.
+    std::vector<double> time(const Tensor& input, Tensor& output, const TimingOptions& options,
+                             WarmupReport* warmup = nullptr);
+    // The same with TimingOptions' default warm-up time.
     std::vector<double> time(const Tensor& input, Tensor& output, int warmup, int iterations);
+
+    // The first image of each chunk the batch is split into (planned to fit device limits), in
+    // order: a check that samples each chunk's first and last image covers every dispatch.
+    std::vector<int64_t> chunkFirstImages() const;
 
     const ConvProblem& problem() const;
     const KernelConfig& config() const;

@@ -80,7 +80,10 @@ void checkFlags(const SweepFlags& f) {
     if (f.precision != "all" && f.precision != "fast" && f.precision != "fp32")
         throw invalidArgument("--precision", f.precision, "expected fast, fp32 or all");
     if (f.settings.timing.iterations < 1) throw invalidArgument("--iterations", f.settings.timing.iterations, "must be >= 1");
-    if (f.settings.timing.warmup < 0) throw invalidArgument("--warmup", f.settings.timing.warmup, "must be >= 0");
+    if (f.settings.timing.warmupRuns < 0) throw invalidArgument("--warmup", f.settings.timing.warmupRuns, "must be >= 0");
+    if (!(f.settings.timing.warmupMs >= 0 && f.settings.timing.warmupMs <= 60000))
+        throw invalidArgument("--warmup-ms", f.settings.timing.warmupMs, "must be between 0 and 60000");
+    if (f.settings.rounds < 0 || f.settings.rounds > 20) throw invalidArgument("--rounds", f.settings.rounds, "must be between 0 and 20");
     if (f.settings.candidates < 1) throw invalidArgument("--candidates", f.settings.candidates, "must be >= 1");
     if (f.settings.nearby && f.settings.all) throw invalidArgument("--all", "given", "contradicts --nearby");
     if (!f.suite.empty() && !f.shape.empty()) throw invalidArgument("--shape", f.shape, "cannot be combined with --suite");
@@ -134,12 +137,15 @@ int runSweep(SweepFlags f) {
                                     : "full, pruned: the heuristic's top " + std::to_string(f.settings.candidates) +
                                          " per path (--candidates N, --all)")
               << "\n";
-    std::cout << "timing:   " << f.settings.timing.warmup << " warm-up + " << f.settings.timing.iterations
-              << " timed runs per configuration, GPU timestamps; median, spread = (p90 - p10) / median\n";
-    std::cout << "check:    first and last image against the CPU reference; a wrong or failing configuration "
-                 "is never selected\n";
+    std::cout << "timing:   " << f.settings.timing.warmupMs << " ms of the kernel to warm the GPU, then "
+              << f.settings.timing.warmupRuns << " warm-up + " << f.settings.timing.iterations
+              << " timed runs per configuration, GPU timestamps; median, spread = (p90 - p10) / median; the default "
+                 "and the fastest "
+              << f.settings.leaders << " timed again in " << f.settings.rounds << " interleaved rounds at the end\n";
+    std::cout << "check:    the first and last image of every chunk against the CPU reference, at every timing; a "
+                 "wrong or failing configuration is never selected\n";
     std::cout << "rule:     a tuned configuration replaces the default only if >= " << pct(f.minGainPercent)
-              << " faster, confirmed by a second back-to-back timing of both, with spreads < "
+              << " faster in the sweep and again in the re-timing rounds, with spreads < "
               << pct(f.maxSpreadPercent) << "\n";
     std::cout << "cache:    " << (cache.file().empty() ? "(none)" : cache.file()) << " (" << cache.size()
               << " entries" << (f.cache.noTuningCache ? "; ignored as defaults: --no-tuning-cache" : "")
@@ -222,7 +228,14 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
                   "micro-tune: the current choice and up to 5 neighbours with the same tile (seconds)");
     cmd->add_option("--iterations", f->settings.timing.iterations, "timed runs per configuration (default 20)")
         ->type_name("INT");
-    cmd->add_option("--warmup", f->settings.timing.warmup, "untimed runs before timing (default 3)")->type_name("INT");
+    cmd->add_option("--warmup", f->settings.timing.warmupRuns, "untimed runs just before the timed ones (default 3)")
+        ->type_name("INT");
+    cmd->add_option("--warmup-ms", f->settings.timing.warmupMs,
+                    "run the kernel back to back this long before each timing, so the GPU's clocks are up (default 200; 0: none)")
+        ->type_name("MS");
+    cmd->add_option("--rounds", f->settings.rounds,
+                    "interleaved rounds in which the default and the fastest few are timed again before choosing (default 3; 0: none)")
+        ->type_name("N");
     cmd->add_option("--budget", f->settings.budgetSeconds,
                     "stop timing a path's candidates after this many seconds (default: no limit)")
         ->type_name("SECONDS");

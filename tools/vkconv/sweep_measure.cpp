@@ -43,12 +43,38 @@ SweepBench::SweepBench(const Context& context, const ConvProblem& problem, uint6
       input_(context, {problem.batch, problem.inChannels, problem.height, problem.width}),
       output_(context, outputShape(problem)) {
     input_.upload(inputs_.input);
-    // The first and the last image: between them they touch the start and the end of every
-    // tensor and chunk. One image when the batch is one.
-    images_ = problem.batch > 1 ? std::vector<int64_t>{0, problem.batch - 1} : std::vector<int64_t>{0};
-    const float* bias = problem.bias ? inputs_.bias.data() : nullptr;
-    for (int64_t n : images_)
-        refs_.push_back(referenceConv2d(problem, inputs_.input.data(), inputs_.weight.data(), bias, n, 1));
+}
+
+const std::vector<double>& SweepBench::reference(int64_t image) {
+    auto it = references_.find(image);
+    if (it != references_.end()) return it->second;
+    const ConvProblem& p = inputs_.problem;
+    const float* bias = p.bias ? inputs_.bias.data() : nullptr;
+    return references_[image] = referenceConv2d(p, inputs_.input.data(), inputs_.weight.data(), bias, image, 1);
+}
+
+double SweepBench::checkOutput(Conv2d& conv) {
+    const ConvProblem& p = inputs_.problem;
+    // The first and the last image of every chunk: between them they touch the start and the
+    // end of every tensor range and dispatch grid the plan made.
+    const std::vector<int64_t> firsts = conv.chunkFirstImages();
+    images_.clear();
+    for (size_t i = 0; i < firsts.size(); ++i) {
+        const int64_t last = (i + 1 < firsts.size() ? firsts[i + 1] : p.batch) - 1;
+        images_.push_back(firsts[i]);
+        if (last != firsts[i]) images_.push_back(last);
+    }
+    output_.fill(std::numeric_limits<float>::quiet_NaN());  // outputs never written stay NaN
+    conv.run(input_, output_);
+    const uint64_t perImage = uint64_t(p.outChannels * p.outHeight() * p.outWidth());
+    std::vector<float> got(perImage);
+    double worst = 0;
+    for (int64_t n : images_) {
+        output_.downloadRange(uint64_t(n) * perImage, got.data(), perImage);
+        const double e = relativeError(got.data(), reference(n));
+        worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : std::max(worst, e);
+    }
+    return worst;
 }
 
 CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOptions& timing) {
@@ -62,16 +88,7 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
         Conv2d conv(context_, p, inputs_.weight, inputs_.bias, options);
         r.planMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
-        output_.fill(std::numeric_limits<float>::quiet_NaN());  // outputs never written stay NaN
-        conv.run(input_, output_);
-        const uint64_t perImage = uint64_t(p.outChannels * p.outHeight() * p.outWidth());
-        std::vector<float> got(perImage);
-        r.relativeError = 0;
-        for (size_t i = 0; i < images_.size(); ++i) {
-            output_.downloadRange(uint64_t(images_[i]) * perImage, got.data(), perImage);
-            const double e = relativeError(got.data(), refs_[i]);
-            r.relativeError = std::isnan(e) ? std::numeric_limits<double>::infinity() : std::max(r.relativeError, e);
-        }
+        r.relativeError = checkOutput(conv);
         const double bound = errorBound(config.path);
         if (!(r.relativeError <= bound)) {
             r.status = CandidateResult::Status::Wrong;
@@ -80,14 +97,8 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
             r.error = buf;
             return r;
         }
-        if (!spunUp_) {
-            // Before the first timing, keep the device busy for a moment, so that the first
-            // configuration (the default) is not timed at idle clocks.
-            const auto spin = std::chrono::steady_clock::now();
-            while (std::chrono::steady_clock::now() - spin < std::chrono::milliseconds(300)) conv.run(input_, output_);
-            spunUp_ = true;
-        }
-        r.timing = summarizeTimes(conv.time(input_, output_, timing.warmup, timing.iterations));
+        // conv.time warms the device up with this kernel before it times (TimingOptions).
+        r.timing = summarizeTimes(conv.time(input_, output_, timing, &r.warmup));
         r.status = CandidateResult::Status::Ok;
     } catch (const Error& e) {
         if (endsTheSweep(e)) throw;
@@ -101,7 +112,13 @@ TimingStats SweepBench::retime(const KernelConfig& config, const TimingOptions& 
     ConvOptions options;
     options.config = config;
     Conv2d conv(context_, inputs_.problem, inputs_.weight, inputs_.bias, options);
-    return summarizeTimes(conv.time(input_, output_, timing.warmup, timing.iterations));
+    const double e = checkOutput(conv);
+    if (!(e <= errorBound(config.path))) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "relative error %.3e > bound %.0e when re-timed", e, errorBound(config.path));
+        throw Error(Error::Kind::Vulkan, config.str() + ": " + buf);
+    }
+    return summarizeTimes(conv.time(input_, output_, timing));
 }
 
 }  // namespace vkconv::cli

@@ -1,15 +1,17 @@
 // Measuring one configuration for `vkconv sweep`: build it (a Conv2d with exactly that
 // configuration), run it once and compare sample images with the CPU reference, then time it
-// with GPU timestamps. A configuration that fails to build or run, or gives a wrong result, is
+// with GPU timestamps after a warm-up (vkconv::TimingOptions). A configuration that fails to build or run, or gives a wrong result, is
 // recorded as such and never timed or selected.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "run_inputs.hpp"
 #include "vkconv/context.hpp"
+#include "vkconv/conv2d.hpp"
 #include "vkconv/kernel_config.hpp"
 #include "vkconv/tensor.hpp"
 #include "vkconv/tuning.hpp"
@@ -25,13 +27,11 @@ struct CandidateResult {
     double relativeError = 0;  // over the sample images
     double planMs = 0;         // Conv2d construction (pipeline build, weight packing)
     TimingStats timing;        // Ok only
+    WarmupReport warmup;       // what ran before its timing
+    size_t order = 0;          // 1-based position in the order of measurement
+    double atSeconds = 0;      // when its measurement ended, since the path's sweep began
 };
 const char* toString(CandidateResult::Status status);
-
-struct TimingOptions {
-    int warmup = 3;
-    int iterations = 20;
-};
 
 // One problem on one device: inputs, device tensors and the reference of the sample images,
 // made once and shared by every configuration measured.
@@ -46,17 +46,21 @@ public:
     // sweep (the device was lost); everything else is recorded in the result.
     CandidateResult measure(const KernelConfig& config, const TimingOptions& timing);
 
-    // Times `config` again (it was measured before, so its pipeline is cached): the confirming
-    // timing of the acceptance rule.
+    // Builds `config` again, checks its output as measure() does, and times it: the re-timings
+    // of the leaders and of the acceptance rule. Throws Error if the output is now wrong.
     TimingStats retime(const KernelConfig& config, const TimingOptions& timing);
 
 private:
+    // Runs `conv` once on a NaN-poisoned output and returns the largest relative error over the
+    // sample images: the first and last image of every chunk the conv splits the batch into.
+    double checkOutput(Conv2d& conv);
+    const std::vector<double>& reference(int64_t image);
+
     const Context& context_;
     RunInputs inputs_;
     Tensor input_, output_;
-    std::vector<int64_t> images_;           // sample images checked
-    std::vector<std::vector<double>> refs_;  // their reference outputs
-    bool spunUp_ = false;                    // the device has been kept busy before timing
+    std::vector<int64_t> images_;                        // sample images checked last
+    std::map<int64_t, std::vector<double>> references_;  // by image, computed once
 };
 
 }  // namespace vkconv::cli

@@ -17,7 +17,9 @@ struct SweepSettings {
     bool all = false;            // every valid configuration
     size_t candidates = 150;     // else the heuristic's top K
     double budgetSeconds = 0;    // per path; 0: no limit
-    TimingOptions timing;
+    TimingOptions timing;        // each timing warms the device up first
+    size_t leaders = 4;          // fastest configurations re-timed with the default at the end
+    int rounds = 3;              // interleaved rounds of that re-timing
     AcceptanceRule rule;
 };
 

@@ -92,10 +92,15 @@ void printPathReport(std::ostream& out, const ProblemSweep& problem, const PathS
     if (def && def->status == CandidateResult::Status::Ok) out << ", " << fmt("%.4f", defMs) << " ms";
     else if (def) out << ", " << toString(def->status) << ": " << def->error;
     out << "\n";
-    if (s.tunedAgain && s.defaultAgain)
-        out << "  confirm:   default " << fmt("%.4f", s.defaultAgain->medianMs) << " ms (spread "
-            << pct(s.defaultAgain->spread) << "), then best " << fmt("%.4f", s.tunedAgain->medianMs)
-            << " ms (spread " << pct(s.tunedAgain->spread) << "), back to back\n";
+    if (!s.leaders.empty()) {
+        out << "  re-timed:  the default and the fastest " << s.leaders.size() - 1 << ", " << s.rounds
+            << " interleaved rounds after the last candidate (first figure -> again):\n";
+        for (const auto& l : s.leaders)
+            out << "             " << fmt("%.4f", l.firstMs) << " -> " << fmt("%.4f", l.again.medianMs) << " ms ("
+                << fmt("%+.1f%%", (l.again.medianMs / l.firstMs - 1) * 100) << ", spread " << pct(l.again.spread)
+                << ")  " << l.config.str() << (l.config == s.defaultConfig ? "   <- default, timed first" : "")
+                << "\n";
+    }
     out << "  decision:  " << s.decision << "\n";
     out << "  chosen:    " << s.chosen.str() << (s.chosenMs > 0 ? ", " + fmt("%.4f", s.chosenMs) + " ms" : "") << "\n";
     if (!s.cacheNote.empty()) out << "  cache:     " << s.cacheNote << "\n";
@@ -158,10 +163,16 @@ std::string sweepJson(const std::vector<ProblemSweep>& problems, const DeviceInf
                     {"results", json::array()}};
             if (s.tunedAgain && s.defaultAgain)
                 js["confirmation"] = {{"best", timingJson(*s.tunedAgain)}, {"default", timingJson(*s.defaultAgain)}};
+            js["leaders"] = json::array();
+            for (const auto& l : s.leaders)
+                js["leaders"].push_back({{"name", l.config.str()}, {"first_ms", l.firstMs},
+                                         {"again", timingJson(l.again)}, {"rounds", s.rounds}});
             for (const auto& r : s.results) {
                 json jr{{"name", r.config.str()},        {"config", json::parse(configToJson(r.config))},
                         {"status", toString(r.status)},  {"heuristic_rank", r.heuristicRank},
-                        {"plan_ms", r.planMs},            {"relative_error", r.relativeError}};
+                        {"plan_ms", r.planMs},            {"relative_error", r.relativeError},
+                        {"measured_order", r.order},      {"measured_at_s", r.atSeconds},
+                        {"warmup_ms", r.warmup.wallMs},   {"warmup_runs", r.warmup.runs}};
                 if (r.status == CandidateResult::Status::Ok) jr["timing"] = timingJson(r.timing);
                 else jr["error"] = r.error;
                 if (!std::isfinite(r.relativeError)) jr["relative_error"] = nullptr;

@@ -23,6 +23,17 @@ struct PathSweep {
     std::string defaultSource;  // "the heuristic's choice" or "the tuning cache (measured ...)"
     std::vector<CandidateResult> results;  // timed ones by median, then wrong, then failed
     std::optional<TimingStats> tunedAgain, defaultAgain;  // the confirming timing, if one was made
+    // The leaders (the fastest few and the default) timed again after every candidate, in
+    // interleaved rounds, so that the order in which candidates were first timed cannot bias
+    // the choice. The default's re-timing against its first figure shows whether the device's
+    // state drifted during the sweep.
+    struct Leader {
+        KernelConfig config;
+        double firstMs = 0;  // in the sweep
+        TimingStats again;   // over the rounds
+    };
+    std::vector<Leader> leaders;
+    int rounds = 0;
     std::string decision;    // the acceptance rule's verdict, as printed
     bool replaced = false;   // the tuned configuration replaced the default
     KernelConfig chosen;     // what later runs use
