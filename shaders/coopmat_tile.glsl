@@ -27,7 +27,10 @@ layout(constant_id = 33) const bool B_GLOBAL = false;
 #define OPERAND_VEC4 f16vec4
 
 // Packed weights: per group a B_ROWS x B_COLS row-major matrix in the operand type, read 4 at a time.
+// A kernel that reads them in another type defines VKCONV_OWN_WEIGHTS and declares binding 1 itself.
+#ifndef VKCONV_OWN_WEIGHTS
 layout(set = 0, binding = 1, std430) readonly buffer WeightBuffer { OPERAND_VEC4 weight_vec[]; };
+#endif
 
 const uint WARP_TILE_M = BM / WARPS_M;
 const uint WARP_TILE_N = BN / WARPS_N;

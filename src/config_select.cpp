@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "vkconv/error.hpp"
 
@@ -66,6 +67,29 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         if (shape.a != operand || shape.b != operand || shape.c != ScalarType::F32 ||
             shape.result != ScalarType::F32)
             continue;
+        // The channels-last loader: the general kernel, two stages, warp tiles of 2 to 32
+        // fragments.
+        if (p.groups == 1)
+            for (uint32_t sg : subgroupSizes)
+                for (auto [bm, bn] : std::initializer_list<std::pair<uint32_t, uint32_t>>{
+                         {32, 64}, {64, 32}, {64, 64}, {64, 128}, {128, 64}, {128, 128}, {32, 128},
+                         {128, 32}, {64, 256}, {256, 64}, {128, 256}, {256, 128}})
+                    for (uint32_t bk : {16u, 32u, 64u})
+                        for (uint32_t wm : {1u, 2u, 4u, 8u})
+                            for (uint32_t wn : {1u, 2u, 4u, 8u}) {
+                                const uint32_t warps = wm * wn;
+                                if (warps < 2 || warps > 16 || bk % shape.k) continue;
+                                KernelConfig c;
+                                c.path = path;
+                                c.aLoader = ALoader::Nhwc;
+                                c.bm = bm, c.bn = bn, c.bk = bk;
+                                c.warpsM = wm, c.warpsN = wn;
+                                c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
+                                c.stages = 2;
+                                c.subgroupSize = sg;
+                                const uint32_t fragM = bm / wm / shape.m, fragN = bn / wn / shape.n;
+                                if (fragM * fragN >= 2) add(c);
+                            }
         // The packed loader with B in registers: one subgroup per MMA_N columns, workgroups
         // persistent over several M tiles.
         for (uint32_t sg : subgroupSizes)
@@ -223,6 +247,22 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // unmeasured, so the gather loader keeps its place and the sweep decides.
         const bool firstLayer = l.channels <= 64 && l.gemmK <= 640 && l.gemmK <= 1.5 * double(p.gemmK());
         factor *= firstLayer ? 0.3 : 3.0;
+        return work * factor * (underfilled ? slots / workgroups : 1.0);
+    }
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Nhwc) {
+        // Work on the padded K (C rounded up to BK per tap).
+        const double kNhwc = double(p.kernelH * p.kernelW) * nhwcChannels(p, c.bk);
+        work = mTiles * c.bm * nTiles * c.bn * kNhwc;
+        // Fragment reuse: MMAs per fragment loaded from shared memory.
+        const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+        const double reuse = fragM * fragN / (fragM + fragN);
+        factor = 0.5 * (1.0 + 1.5 / reuse);
+        factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.1 : 1.4;
+        const uint32_t threads = c.threads();
+        factor *= threads == 256 ? 1.0 : threads == 128 ? 1.1 : threads == 512 ? 1.05 : 1.3;
+        factor *= c.bk == 32 ? 1.0 : c.bk == 64 ? 1.05 : 1.15;
+        // Beyond 32 KB, fewer workgroups fit an SM to hide each other's latency.
+        factor *= c.sharedMemoryBytes(p) > 32768 ? 1.1 : 1.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }
     if (c.path == Path::Fp32) {

@@ -11,6 +11,7 @@
 #include "config_select.hpp"
 #include "conv_plan.hpp"
 #include "kernels.hpp"
+#include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "pipeline.hpp"
 #include "tensor_impl.hpp"
@@ -221,29 +222,23 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     }
 
     const KernelConfig& c = impl.config;
-    const bool packed = c.path != Path::Fp32 && c.aLoader == ALoader::Packed;
-    const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk, c.mmaK) : PackedInputLayout{};
-    uint32_t tilesPerImage = 0;
-    if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
-        tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
-    if (packed) tilesPerImage = packedLayout.tilesPerImage;
-    impl.plan = planExecution(problem, device, c.bm, c.bn, tilesPerImage,
-                              packed ? packedLayout.imageHalves() * 2 : 0,
-                              packed ? packedLayout.tailHalves(c.bm) * 2 : 0, c.tilesPerWorkgroup);
-    PipelineKey packKey;
-    PreparedKernel kernel = c.path == Path::Fp32 ? prepareFp32Kernel(problem, c, weight)
-                            : packed ? preparePackedCoopMatKernel(problem, c, weight, packKey)
-                                     : prepareCoopMatKernel(problem, c, weight);
-    if (packed) {
-        impl.packPipeline = impl.context->pipelines().get(packKey);
+    PreparedKernel kernel = c.path == Path::Fp32             ? prepareFp32Kernel(problem, c, weight)
+                            : c.aLoader == ALoader::Packed ? preparePackedCoopMatKernel(problem, c, weight)
+                            : c.aLoader == ALoader::Nhwc   ? prepareNhwcCoopMatKernel(problem, c, weight)
+                                                           : prepareCoopMatKernel(problem, c, weight);
+    impl.plan = planExecution(problem, device, c.bm, c.bn, kernel.tilesPerImage, kernel.workspacePerImage,
+                              kernel.workspaceTail, c.tilesPerWorkgroup);
+    if (kernel.packInput) {
+        impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
         // The tail past the last image is read only by outputs that are thrown away; zero it once
         // so that those reads are finite and defined.
-        const uint64_t bytes = (impl.plan.imagesPerChunk * packedLayout.imageHalves() + packedLayout.tailHalves(c.bm)) * 2;
+        const uint64_t bytes = impl.plan.imagesPerChunk * kernel.workspacePerImage + kernel.workspaceTail;
         impl.packedInput = Buffer(*impl.context, (bytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         fillBuffer(*impl.context, impl.packedInput, 0);
         for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
+            // One packing thread per 16-byte word of the chunk's packed images.
             const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);
-            const uint64_t groups = (images * packedLayout.imageHalves() / 8 + 255) / 256;
+            const uint64_t groups = (images * kernel.workspacePerImage / 16 + 255) / 256;
             const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
             const uint64_t y = (groups + x - 1) / x;
             if (y > device.maxWorkGroupCount[1])

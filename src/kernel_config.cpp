@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
@@ -50,6 +51,7 @@ uint32_t KernelConfig::threads() const {
 
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
+    if (aLoader == ALoader::Nhwc) return detail::nhwcSharedMemoryBytes(*this);
     if (aLoader == ALoader::Packed) {
         // shaders/packed_window.glsl: the window and the bias row; conv2d_coopmat_packed.comp
         // adds the epilogue's fragment position table (coopmat_store_direct.glsl) and B's stages.
@@ -85,6 +87,7 @@ std::string KernelConfig::str() const {
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
+    if (path != Path::Fp32 && aLoader == ALoader::Nhwc) s << " nhwc";
     if (path != Path::Fp32 && bRegisters) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
@@ -107,7 +110,7 @@ std::string canImplementFp32(const KernelConfig& c) {
     return "";
 }
 
-std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
+std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (!d.coopMatKhr) return "device has no VK_KHR_cooperative_matrix";
     // The bf16 path has its enum, bound and shape matching, but no shader yet: Debian 13's
     // glslang 15.1 lacks GL_EXT_bfloat16. Refuse it rather than run the f16 shader on bf16 data.
@@ -152,6 +155,9 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d) {
                    " must be non-empty and at most BM pixels";
         if (c.threads() < c.bm) return "patch loader needs at least one thread per row of BM";
     }
+    if (c.aLoader == ALoader::Nhwc) {
+        if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
+    }
     if (c.aLoader == ALoader::Packed && (c.stages > 2 || c.bGlobal || c.sLanes != 1))
         return "the packed loader takes one or two stages, no bglobal, no lanes";
     if ((c.bRegisters || c.tilesPerWorkgroup > 1) && c.aLoader != ALoader::Packed)
@@ -193,7 +199,7 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
             return "B in registers would take " + std::to_string(fragments) + " fragments a subgroup (at most 64)";
     }
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
-    std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d);
+    std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d, p);
     if (!why.empty()) return why;
     if (c.path == Path::Fp32 && c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
         !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize &&

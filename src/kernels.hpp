@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernel_specs.hpp"
@@ -15,6 +16,11 @@ namespace vkconv::detail {
 struct PreparedKernel {
     PipelineKey pipeline;
     std::vector<uint8_t> packedWeights;  // bytes, uploaded once to binding 1
+    // Loaders that rewrite the input first: the pass that writes each chunk's packed input, and
+    // the bytes of it per image and past the last image (read only by discarded outputs).
+    std::optional<PipelineKey> packInput;
+    uint64_t workspacePerImage = 0, workspaceTail = 0;
+    uint32_t tilesPerImage = 0;  // 0: M tiles are BM consecutive GEMM rows; else per image
 };
 
 // Weights KCRS -> per group a [bRows][bCols] row-major matrix B[kk][n] (kk = (c*R + r)*sCols + s,

@@ -104,8 +104,7 @@ std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedI
 
 }  // namespace
 
-PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
-                                          const float* weight, PipelineKey& packInput) {
+PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
     const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk, c.mmaK);
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
 
@@ -121,7 +120,10 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));
 
-    packInput = pipelineKey("pack_input_f16", PackInputKernelSpec{spec.kernel.problem, spec.packed});
+    k.packInput = pipelineKey("pack_input_f16", PackInputKernelSpec{spec.kernel.problem, spec.packed});
+    k.workspacePerImage = layout.imageHalves() * 2;
+    k.workspaceTail = layout.tailHalves(c.bm) * 2;
+    k.tilesPerImage = layout.tilesPerImage;
     return k;
 }
 

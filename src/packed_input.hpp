@@ -62,9 +62,9 @@ struct CoopMatPackedKernelSpec {
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
-// The conv kernel (weights packed as [GEMM K][K padded to BN] fp16, tap-major) and, in `packInput`,
-// the pipeline that packs the input.
+// The conv kernel (weights packed as [GEMM K][K padded to BN] fp16, tap-major) and the pipeline
+// that packs the input.
 PreparedKernel preparePackedCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
-                                          const float* weight, PipelineKey& packInput);
+                                          const float* weight);
 
 }  // namespace vkconv::detail

@@ -29,7 +29,7 @@ constexpr int kVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
 const char* toString(ALoader a) {
-    return a == ALoader::Patch ? "patch" : a == ALoader::Packed ? "packed" : "gather";
+    return a == ALoader::Patch ? "patch" : a == ALoader::Packed ? "packed" : a == ALoader::Nhwc ? "nhwc" : "gather";
 }
 
 json configObject(const KernelConfig& c) {
@@ -66,9 +66,12 @@ KernelConfig configFromObject(const json& j) {
     c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
     c.stages = u32("stages");
     const std::string loader = text("aLoader");
-    if (loader != "gather" && loader != "patch" && loader != "packed")
-        throw invalidArgument("config.aLoader", loader, "expected gather, patch or packed");
-    c.aLoader = loader == "patch" ? ALoader::Patch : loader == "packed" ? ALoader::Packed : ALoader::Gather;
+    if (loader != "gather" && loader != "patch" && loader != "packed" && loader != "nhwc")
+        throw invalidArgument("config.aLoader", loader, "expected gather, patch, packed or nhwc");
+    c.aLoader = loader == "patch"    ? ALoader::Patch
+                : loader == "packed" ? ALoader::Packed
+                : loader == "nhwc"   ? ALoader::Nhwc
+                                     : ALoader::Gather;
     if (!j.contains("bGlobal") || !j.at("bGlobal").is_boolean())
         throw invalidArgument("config.bGlobal", j.contains("bGlobal") ? j.at("bGlobal").dump() : "missing",
                               "expected true or false");

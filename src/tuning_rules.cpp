@@ -95,7 +95,10 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
         // Where B lives: staged or global for the gather loader; staged or in registers for the
         // packed one (whose workgroups then walk tilesPerWorkgroup tiles).
         KernelConfig otherB = current;
-        if (current.aLoader == ALoader::Packed) {
+        if (current.aLoader == ALoader::Nhwc) {
+            otherB.aLoader = ALoader::Gather;  // the channels-last loader's own alternative
+            otherB.stages = 1;
+        } else if (current.aLoader == ALoader::Packed) {
             otherB.bRegisters = !current.bRegisters;
             otherB.tilesPerWorkgroup = otherB.bRegisters ? 8 : 1;
         } else {

@@ -20,6 +20,7 @@ std::string variantName(Variant variant) {
         case Variant::CoopMatBF16: return "bf16";
         case Variant::Packed: return "packed";
         case Variant::PackedBRegisters: return "breg";
+        case Variant::Nhwc: return "nhwc";
     }
     return "?";
 }
@@ -33,13 +34,16 @@ bool hasShape(const DeviceInfo& d, ScalarType operand) {
     return false;
 }
 
-// The packed variants' configuration: the heuristic's best with that loader and B placement.
-std::optional<KernelConfig> packedConfig(const DeviceInfo& d, const ConvProblem& p, bool bRegisters) {
-    if (!d.coopMatKhr || !detail::packedInputSupport(p).empty()) return std::nullopt;
+// The forced-loader variants' configuration: the heuristic's best with that loader (and, packed,
+// that B placement).
+std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const ConvProblem& p, Variant variant) {
+    const bool packed = variant == Variant::Packed || variant == Variant::PackedBRegisters;
+    const bool bRegisters = variant == Variant::PackedBRegisters;
+    if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     std::optional<KernelConfig> best;
     double bestCost = 0;
     for (const auto& c : detail::candidateConfigs(Path::CoopMatF16, d, p)) {
-        if (c.aLoader != ALoader::Packed || c.bRegisters != bRegisters) continue;
+        if (c.aLoader != (packed ? ALoader::Packed : ALoader::Nhwc) || c.bRegisters != bRegisters) continue;
         const double cost = detail::heuristicCost(c, d, p);
         if (!best || cost < bestCost) best = c, bestCost = cost;
     }
@@ -56,18 +60,19 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
         for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16, Variant::Packed,
-                                Variant::PackedBRegisters}) {
+                                Variant::PackedBRegisters, Variant::Nhwc}) {
             const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
             if (variant == Variant::CoopMatBF16) {
                 if (!d || !d->coopMatKhr || !d->shaderBFloat16 || !hasShape(*d, ScalarType::BF16) ||
                     !hasShape(*d, ScalarType::F16))
                     continue;
             }
-            const bool packed = variant == Variant::Packed || variant == Variant::PackedBRegisters;
+            const bool forced = variant == Variant::Packed || variant == Variant::PackedBRegisters ||
+                                variant == Variant::Nhwc;
             const std::optional<DeviceInfo> seen =
                 d ? std::optional<DeviceInfo>(profile ? applyProfile(*d, *profile) : *d) : std::nullopt;
             for (const auto& p : problems)
-                if (!packed || (seen && packedConfig(*seen, p.problem, variant == Variant::PackedBRegisters)))
+                if (!forced || (seen && loaderConfig(*seen, p.problem, variant)))
                     cases.push_back({device, variant, p});
         }
     return cases;
@@ -101,12 +106,12 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
 
     ConvOptions options;
     options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
-    if (variant == Variant::Packed || variant == Variant::PackedBRegisters) {
-        const auto config = packedConfig(device, p, variant == Variant::PackedBRegisters);
+    if (variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc) {
+        const auto config = loaderConfig(device, p, variant);
         if (!config) {
             // Registered only where one fits the device; a profile's narrowed limits (the
             // chunking suite's 1 MiB buffers) can still leave none.
-            result.skipReason = "no packed configuration fits device '" + device.name + "' for " + p.str();
+            result.skipReason = "no " + variantName(variant) + " configuration fits device '" + device.name + "' for " + p.str();
             result.limitedByProfile = true;
             return result;
         }

@@ -27,9 +27,10 @@ struct CheckResult {
 // only on devices that have it besides f16, where Fast would never pick it).
 // Packed and PackedBRegisters force the packed-input loader (B staged, or B in registers) through
 // its best heuristic configuration; registered only where the device has cooperative matrices
-// and such a configuration fits the problem.
-enum class Variant { Fp32, Fast, CoopMatBF16, Packed, PackedBRegisters };
-std::string variantName(Variant variant);  // "fp32", "fast", "bf16", "packed", "breg": in test names
+// and such a configuration fits the problem. Nhwc forces the channels-last loader (the general
+// kernel) the same way.
+enum class Variant { Fp32, Fast, CoopMatBF16, Packed, PackedBRegisters, Nhwc };
+std::string variantName(Variant variant);  // "fp32", "fast", "bf16", "packed", "breg", "nhwc": in test names
 
 // Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
 // device or problem without a cooperative-matrix path, bf16 without a configuration), returns

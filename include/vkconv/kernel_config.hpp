@@ -39,6 +39,10 @@ enum class ALoader {
     // workgroup copies one contiguous window of it to shared memory and loads A fragments from
     // there as strided matrices. Groups 1, dilation 1, windows that fit shared memory.
     Packed,
+    // A pre-pass packs the input as fp16 channels-last (C padded to BK); each K slice is one
+    // kernel tap and BK channels, so a tile row is BK contiguous halves: 16-byte loads, one
+    // bounds check per row and tap. The general kernel: groups 1, any size, stride, dilation.
+    Nhwc,
 };
 Precision precisionFromString(const std::string& name);  // "fast", "fp32"
 

@@ -1,0 +1,159 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// The general fast path: implicit-GEMM conv2d on cooperative matrices (VK_KHR_cooperative_matrix),
+// fp16 operands, fp32 accumulation, over the channels-last input of nhwc_input.glsl. Groups 1, any
+// kernel size, stride, padding and dilation.
+//
+// GEMM: C[m][n] = sum_k A[m][k] B[k][n], m an output pixel (image, oh, ow), n an output channel,
+// k = (r*S + s)*NHWC_C + c. A K slice is one tap and BK channels, so each row of the A tile is BK
+// contiguous halves of one input pixel: 16-byte loads, one bounds check per row and tap. B is the
+// weights in the same K order, [k][n] row-major, BN columns padded.
+//
+// The pipeline: A and B pass through two shared-memory stages, and each thread holds the next two
+// slices' words in registers, so a slice's global loads are in flight while the two slices before
+// it are multiplied. One barrier per slice. Bias is the accumulators' starting value; the epilogue
+// writes the accumulators straight to the NCHW output (coopmat_store_direct.glsl).
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+
+#define VKCONV_OWN_INPUT
+#define VKCONV_OWN_WEIGHTS
+#include "conv_problem.glsl"
+#include "nhwc_input.glsl"
+#include "coopmat_tile.glsl"
+#include "coopmat_store_direct.glsl"
+
+layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_words[]; };
+layout(set = 0, binding = 1, std430) readonly buffer WeightWords { uvec4 weight_words[]; };
+
+const uint BK_WORDS = BK / 8;         // 16-byte words of a row's K slice
+const uint BN_WORDS = BN / 8;
+// Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
+const uint A_ROW_WORDS = BK_WORDS + 1;
+const uint B_ROW_WORDS = BN_WORDS + 1;
+shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
+shared uvec4 sB[2 * BK * B_ROW_WORDS];  // [stage][k][n]
+shared float sBias[BN];
+
+const uint A_WORDS = BM * BK_WORDS;
+const uint B_WORDS = BK * BN_WORDS;
+const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
+const uint B_PER_THREAD = (B_WORDS + THREADS - 1) / THREADS;
+const uint TAP_SLICES = NHWC_C / BK;
+const uint SLICES = KERNEL_R * KERNEL_S * TAP_SLICES;
+
+// The A rows this thread loads: the packed pixel index of the row's image and the input row and
+// column of tap (0, 0); rows past M get a row that no tap brings inside the image.
+uint aImage[A_PER_THREAD];
+int aIh[A_PER_THREAD], aIw[A_PER_THREAD];
+uint tileM0, nTile;
+
+void initRows() {
+    [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
+        const uint v = gl_LocalInvocationIndex + i * THREADS;
+        const uint m = tileM0 + v / BK_WORDS;
+        const uint image = m / OUT_HW, pix = m - image * OUT_HW;
+        const uint oh = pix / OUT_W, ow = pix - oh * OUT_W;
+        aImage[i] = image * IN_HW;
+        aIh[i] = m < chunk.m_rows ? int(oh) * STRIDE_H - PAD_H : -(1 << 28);
+        aIw[i] = int(ow) * STRIDE_W - PAD_W;
+    }
+}
+
+void loadSlice(uint t, out uvec4 a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
+    const uint tap = t / TAP_SLICES, cWord = (t - tap * TAP_SLICES) * BK_WORDS;
+    const uint r = tap / KERNEL_S, s = tap - r * KERNEL_S;
+    [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
+        const uint v = gl_LocalInvocationIndex + i * THREADS;
+        const int ih = aIh[i] + int(r) * DIL_H, iw = aIw[i] + int(s) * DIL_W;
+        const bool inside = v < A_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
+        const uint pixel = aImage[i] + uint(ih) * IN_W + uint(iw);
+        a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * NHWC_WORDS + cWord + v % BK_WORDS] : uvec4(0);
+    }
+    [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
+        const uint v = gl_LocalInvocationIndex + i * THREADS;
+        const uint k = t * BK + v / BN_WORDS;
+        b[i] = v < B_WORDS ? weight_words[(k * B_COLS + nTile * BN) / 8 + v % BN_WORDS] : uvec4(0);
+    }
+}
+
+void storeSlice(uint stage, uvec4 a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
+    [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
+        const uint v = gl_LocalInvocationIndex + i * THREADS;
+        if (v < A_WORDS) sA[(stage * BM + v / BK_WORDS) * A_ROW_WORDS + v % BK_WORDS] = a[i];
+    }
+    [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
+        const uint v = gl_LocalInvocationIndex + i * THREADS;
+        if (v < B_WORDS) sB[(stage * BK + v / BN_WORDS) * B_ROW_WORDS + v % BN_WORDS] = b[i];
+    }
+}
+
+void multiplySlice(uint stage, uint warpM, uint warpN) {
+    if ((DEBUG_SKIP & 2u) != 0u) return;
+    [[unroll]] for (uint kk = 0; kk < BK; kk += MMA_K) {
+        coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a[FRAG_M];
+        [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
+            coopMatLoad(a[i], sA, (stage * BM + warpM * WARP_TILE_M + i * MMA_M) * A_ROW_WORDS + kk / 8,
+                        A_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
+        [[unroll]] for (uint j = 0; j < FRAG_N; ++j) {
+            coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> b;
+            coopMatLoad(b, sB, (stage * BK + kk) * B_ROW_WORDS + (warpN * WARP_TILE_N + j * MMA_N) / 8,
+                        B_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
+            [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
+                acc[i * FRAG_N + j] = coopMatMulAdd(a[i], b, acc[i * FRAG_N + j]);
+        }
+    }
+}
+
+void storeAccumulator(uint mLocal, uint nLocal, float value) {
+    const uint m = tileM0 + mLocal, n = nTile * BN + nLocal;
+    if (m >= chunk.m_rows || n >= K_TOTAL || (DEBUG_SKIP & 4u) != 0u) return;
+    const uint image = m / OUT_HW, pix = m - image * OUT_HW;
+    output_data[chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix] = value;
+}
+
+void main() {
+    const uint warp = gl_SubgroupID;
+    const uint warpM = warp % WARPS_M, warpN = warp / WARPS_M;
+    tileM0 = (gl_WorkGroupID.x + chunk.m_tile_base) * BM;
+    nTile = gl_WorkGroupID.y;
+
+    for (uint n = gl_LocalInvocationIndex; n < BN; n += THREADS) {
+        const uint k = nTile * BN + n;
+        sBias[n] = HAS_BIAS && k < K_TOTAL ? bias_data[k] : 0.0;
+    }
+    initFragmentPositions();
+    initRows();
+
+    uvec4 a0[A_PER_THREAD], b0[B_PER_THREAD], a1[A_PER_THREAD], b1[B_PER_THREAD];
+    loadSlice(0, a0, b0);
+    if (SLICES > 1) loadSlice(1, a1, b1);
+    storeSlice(0, a0, b0);
+    barrier();  // also publishes sBias and the fragment positions
+    if (SLICES > 2) loadSlice(2, a0, b0);
+    [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
+        [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
+            coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
+                        gl_CooperativeMatrixLayoutRowMajor);
+
+    // Two slices per iteration, so that which register set holds which slice is known at compile
+    // time (an array indexed by the iteration would live in local memory). Slice t multiplies out
+    // of stage t % 2 while slice t+1 is stored to the other stage; after the barrier, the register
+    // set just stored takes slice t+3.
+    for (uint t = 0; t < SLICES; t += 2) {
+        multiplySlice(0, warpM, warpN);
+        if (t + 1 < SLICES) storeSlice(1, a1, b1);
+        barrier();
+        if (t + 3 < SLICES) loadSlice(t + 3, a1, b1);
+        if (t + 1 >= SLICES) break;
+        multiplySlice(1, warpM, warpN);
+        if (t + 2 < SLICES) storeSlice(0, a0, b0);
+        barrier();
+        if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
+    }
+    storeTileDirect(warpM, warpN);
+}

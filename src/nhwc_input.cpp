@@ -1,0 +1,91 @@
+#include "nhwc_input.hpp"
+
+#include <algorithm>
+
+namespace vkconv::detail {
+
+uint32_t nhwcChannels(const ConvProblem& p, uint32_t bk) {
+    return roundUp(uint64_t(p.inChannels), std::max(bk, 8u));
+}
+
+uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
+    return uint64_t(p.height) * uint64_t(p.width) * nhwcChannels(p, bk) * 2;
+}
+
+std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
+    if (c.bk % 8 || c.bn % 8) return "the channels-last loader needs BK and BN multiples of 8 (16-byte words)";
+    if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.bRegisters || c.tilesPerWorkgroup != 1)
+        return "the channels-last loader takes two stages, no bglobal, lanes, breg or tiles";
+    // Padding C to BK multiplies the GEMM K: refuse more than 2x (3-channel first layers belong
+    // to the packed loader, which folds the stride into the channels).
+    if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))
+        return "C = " + std::to_string(p.inChannels) + " padded to BK " + std::to_string(c.bk) +
+               " would more than double the GEMM K";
+    // The packed input of one image is bound as (part of) one buffer range, and word indices
+    // are 32-bit in the shader.
+    const uint64_t image = nhwcImageBytes(p, c.bk);
+    if (image > std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31))
+        return "one image's channels-last input (" + std::to_string(image) + " bytes) exceeds maxStorageBufferRange " +
+               std::to_string(d.maxStorageBufferRange);
+    const uint64_t bRows = uint64_t(p.kernelH) * p.kernelW * nhwcChannels(p, c.bk);
+    if (bRows * roundUp(uint64_t(p.outChannels), c.bn) * 2 > (1ull << 31))
+        return "the packed weights exceed 2 GiB";
+    return "";
+}
+
+uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
+    // shaders/conv2d_coopmat_nhwc.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
+    // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
+    const uint64_t words = 2ull * c.bm * (c.bk / 8 + 1) + 2ull * c.bk * (c.bn / 8 + 1);
+    return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + c.mmaM * c.mmaN * 4, 1u << 30));
+}
+
+std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
+    std::vector<VkSpecializationMapEntry> e = CoopMatKernelSpec::entries();
+    for (auto& entry : e) entry.offset += offsetof(CoopMatNhwcKernelSpec, kernel);
+    e.push_back({60, offsetof(CoopMatNhwcKernelSpec, channels), 4});
+    return e;
+}
+
+std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
+    std::vector<VkSpecializationMapEntry> e;
+    appendProblemEntries(e, offsetof(PackNhwcKernelSpec, problem));
+    e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
+    return e;
+}
+
+namespace {
+
+// Weights KCRS -> B[(r*S + s)*channels + c][n], zero in the padding channels and columns.
+std::vector<float> packWeightsTapMajor(const ConvProblem& p, const float* weight, uint32_t channels, uint32_t bCols) {
+    const int64_t R = p.kernelH, S = p.kernelW, C = p.inChannels;
+    std::vector<float> b(size_t(R * S * channels) * bCols, 0.0f);
+    for (int64_t n = 0; n < p.outChannels; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t r = 0; r < R; ++r)
+                for (int64_t s = 0; s < S; ++s)
+                    b[size_t((r * S + s) * channels + c) * bCols + size_t(n)] = weight[((n * C + c) * R + r) * S + s];
+    return b;
+}
+
+}  // namespace
+
+PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+    const uint32_t channels = nhwcChannels(p, c.bk);
+    const uint32_t bRows = uint32_t(p.kernelH * p.kernelW) * channels;
+    const uint32_t bCols = roundUp(p.gemmN(), c.bn);
+    CoopMatNhwcKernelSpec spec{};
+    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
+    spec.channels = channels;
+    PreparedKernel k;
+    k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
+    k.pipeline.requiredSubgroupSize = c.subgroupSize;
+    k.pipeline.fullSubgroups = true;
+    k.packedWeights = halfBytes(packWeightsTapMajor(p, weight, channels, bCols));
+    k.packInput = pipelineKey("pack_input_nhwc_f16", PackNhwcKernelSpec{spec.kernel.problem, channels});
+    k.workspacePerImage = nhwcImageBytes(p, c.bk);
+    return k;
+}
+
+}  // namespace vkconv::detail

@@ -1,0 +1,50 @@
+// The channels-last loader of the cooperative-matrix path (shaders/nhwc_input.glsl): a pre-pass
+// rewrites each chunk's input as fp16 NHWC with the channels padded to a multiple of BK, and the
+// general kernel (shaders/conv2d_coopmat_nhwc.comp) reads each K slice (one tap, BK channels) of a
+// row as 16-byte words. This file owns everything the loader decides: which problems and
+// configurations it serves, its shared memory, its weight packing and its two pipelines.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernels.hpp"
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv::detail {
+
+// Halves per packed pixel: C padded to a multiple of BK.
+uint32_t nhwcChannels(const ConvProblem& problem, uint32_t bk);
+
+// Bytes of one image of the packed input.
+uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
+
+// Empty if `config` (aLoader Nhwc) can run `problem` as far as the loader is concerned, else why
+// not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
+std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
+// Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
+uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
+
+// shaders/conv2d_coopmat_nhwc.comp
+struct CoopMatNhwcKernelSpec {
+    CoopMatKernelSpec kernel;
+    uint32_t channels;  // id 60: NHWC_C
+    static std::vector<VkSpecializationMapEntry> entries();
+};
+
+// shaders/pack_input_nhwc_f16.comp
+struct PackNhwcKernelSpec {
+    ProblemSpec problem;
+    uint32_t channels;  // id 60
+    static std::vector<VkSpecializationMapEntry> entries();
+};
+
+// The conv kernel (weights as B[(r*S + s)*NHWC_C + c][n] fp16, columns padded to BN) and its
+// packing pass.
+PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
+                                        const float* weight);
+
+}  // namespace vkconv::detail
