@@ -253,16 +253,28 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // Work on the padded K (C rounded up to BK per tap).
         const double kNhwc = double(p.kernelH * p.kernelW) * nhwcChannels(p, c.bk);
         work = mTiles * c.bm * nTiles * c.bn * kNhwc;
-        // Fragment reuse: MMAs per fragment loaded from shared memory.
         const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+        if (d.isCpu()) {
+            // On a CPU device the matrix units are emulated and the pipeline compile dominates:
+            // the fewest fragments a subgroup.
+            return work * (1.0 + fragM * fragN / 4.0) * (underfilled ? slots / workgroups : 1.0);
+        }
+        // Calibrated on the H200 (bench/RESULTS.md, the channels-last kernel over 66
+        // configurations of four layers): 128x128x32 with 4 subgroups of 128x32 (255
+        // registers) led at 1.47 ms on ResNet-50's 3x3/256 (the gather kernel 3.06) and 2.53
+        // on 3x3/512 (6.11); every 128x128 and 128x256 tile was within 10% of it, 64-wide tiles
+        // 25-40% slower. Against the gather kernel it wins where a tap brings many channels:
+        // on a 1x1 over 256 channels it lost (0.42 against 0.22 ms: the packing pass moves the
+        // input once more) and on VGG's 3x3/64 it won by 11%.
         const double reuse = fragM * fragN / (fragM + fragN);
-        factor = 0.5 * (1.0 + 1.5 / reuse);
-        factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.1 : 1.4;
-        const uint32_t threads = c.threads();
-        factor *= threads == 256 ? 1.0 : threads == 128 ? 1.1 : threads == 512 ? 1.05 : 1.3;
-        factor *= c.bk == 32 ? 1.0 : c.bk == 64 ? 1.05 : 1.15;
-        // Beyond 32 KB, fewer workgroups fit an SM to hide each other's latency.
-        factor *= c.sharedMemoryBytes(p) > 32768 ? 1.1 : 1.0;
+        factor = 0.45 * (1.0 + 1.0 / reuse);
+        // 32 fragments a subgroup (256 accumulator registers) spill.
+        if (fragM * fragN > 16) factor *= 4.0;
+        factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
+        factor *= c.bm >= 128 && c.bn >= 128 ? 1.0 : c.bm * c.bn >= 8192 ? 1.3 : 1.5;
+        factor *= c.bk == 32 ? 1.0 : c.bk == 16 ? 1.03 : 1.1;
+        factor *= c.threads() == 128 ? 1.0 : 1.02;
+        if (p.kernelH * p.kernelW == 1) factor *= 2.5;  // the packing pass is a second read of the input
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }
     if (c.path == Path::Fp32) {

@@ -236,9 +236,8 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.packedInput = Buffer(*impl.context, (bytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         fillBuffer(*impl.context, impl.packedInput, 0);
         for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
-            // One packing thread per 16-byte word of the chunk's packed images.
             const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);
-            const uint64_t groups = (images * kernel.workspacePerImage / 16 + 255) / 256;
+            const uint64_t groups = kernel.packWorkgroups(images);
             const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
             const uint64_t y = (groups + x - 1) / x;
             if (y > device.maxWorkGroupCount[1])

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct PreparedKernel {
     // the bytes of it per image and past the last image (read only by discarded outputs).
     std::optional<PipelineKey> packInput;
     uint64_t workspacePerImage = 0, workspaceTail = 0;
+    std::function<uint64_t(uint64_t images)> packWorkgroups;  // the packing pass's grid for a chunk
     uint32_t tilesPerImage = 0;  // 0: M tiles are BM consecutive GEMM rows; else per image
 };
 
