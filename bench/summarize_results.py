@@ -75,7 +75,7 @@ def print_steps(folder):
         if inside:
             sm = [s[1] for s in inside]
             gpu = "%.0f/%.0f/%.0f, %s, %.0f C, %.0f W" % (
-                min(sm), statistics.median(sm), max(sm), "".join(sorted({s[3] for s in inside})),
+                min(sm), statistics.median(sm), max(sm), "/".join(sorted({s[3] for s in inside})),
                 max(s[4] for s in inside), max(s[5] for s in inside))
         print("%-22s %-45s %6s  %s" % (name, verdict, secs, gpu))
     print()
@@ -90,7 +90,7 @@ def print_tests(folder):
     print("validation layer: " + (layer[-1] if layer else "(the portability summary did not print)"))
     doc = load(os.path.join(folder, "tests.json")) if os.path.exists(
         os.path.join(folder, "tests.json")) else None
-    failed, messages = [], []
+    failed, messages, reasons = [], [], {}
     if doc:
         skipped = ran = 0
         for suite in doc.get("testsuites", []):
@@ -104,6 +104,10 @@ def print_tests(folder):
                 text = "\n".join(f.get("failure", "") for f in case.get("failures", []))
                 if case.get("failures"):
                     failed.append(suite["name"] + "." + case["name"])
+                    # The message without gtest's "file:line" lines, on one line.
+                    reasons[failed[-1]] = " | ".join(
+                        line.strip() for line in text.splitlines()
+                        if line.strip() and not re.match(r"^\S+:\d+$", line.strip()))
                     if "validation message" in text.lower():
                         found = re.findall(r"last(?: validation message)?: (.*)", text)
                         messages.append((failed[-1], found[-1] if found else text.strip()))
@@ -116,7 +120,7 @@ def print_tests(folder):
     for name, message in messages[:10]:
         print("  %s: %s" % (name, message[:300]))
     for name in failed[:20]:
-        print("  FAILED " + name)
+        print("  FAILED %s: %s" % (name, reasons.get(name, "")[:240]))
     if len(failed) > 20:
         print("  ... and %d more (tests.log)" % (len(failed) - 20))
     print()

@@ -12,7 +12,8 @@
 #   --bench           vkconv-bench: alexnet1 and the `layers` suite, fast and fp32; PyTorch's
 #                     conv2d on the same shapes (bench/torch_conv_reference.py) when torch
 #                     imports with CUDA (--no-torch leaves it out)
-#   --sweep [ARG...]  `vkconv sweep ARG...` (default --suite alexnet1), into a scratch cache
+#   --sweep [ARG...]  `vkconv sweep ARG...` (default --suite alexnet1); what it accepts goes into
+#                     the check's own tuning cache, which later --run steps use
 #   --lab ARG...      `kernel-lab ARG...`
 #   --run ARG...      `vkconv run ARG...`
 #   --sweep, --lab and --run take every argument up to the next `--` or the end, and may be
@@ -155,7 +156,7 @@ run_tests() {
   local filter=()
   [[ -n $TEST_FILTER ]] && filter=("--gtest_filter=$TEST_FILTER")
   # The tests' own caches, never a user's (a tuning cache would change the configurations run).
-  step tests 330 env CI=1 VKCONV_PORTABILITY_VALIDATION=1 VKCONV_CACHE_DIR="$R/test-cache" \
+  step tests 450 env CI=1 VKCONV_PORTABILITY_VALIDATION=1 VKCONV_CACHE_DIR="$R/test-cache" \
     "$TESTS_BIN" --gtest_brief=1 --gtest_output="json:$R/tests.json" "${filter[@]}"
   if [[ -z $TEST_FILTER ]] && need "$CLI_BIN"; then
     if ((DRY)) || python3 -c 'import numpy' 2>/dev/null; then
@@ -191,8 +192,7 @@ run_extra() {  # run_extra INDEX "KIND ARGS"
   local n=$1 kind=${2%% *} quoted=${2#* } args
   eval "args=($quoted)"
   case $kind in
-    sweep) need "$CLI_BIN" && step "sweep$n" 400 env VKCONV_CACHE_DIR="$R/sweep-cache" \
-             "$CLI_BIN" sweep "${args[@]}" --json "$R/sweep$n.json" ;;
+    sweep) need "$CLI_BIN" && step "sweep$n" 400 "$CLI_BIN" sweep "${args[@]}" --json "$R/sweep$n.json" ;;
     lab) need "$LAB_BIN" && step "lab$n" 400 "$LAB_BIN" "${args[@]}" ;;
     run) need "$CLI_BIN" && step "run$n" 120 "$CLI_BIN" run "${args[@]}" ;;
   esac
@@ -208,6 +208,8 @@ if ((DRY)); then
 fi
 
 mkdir -p "$OUT/json" "$LAYER_ROOT" || die "cannot write $OUT"
+# vkconv's tuning and pipeline caches: the check's own, empty at its start, never a user's.
+export VKCONV_CACHE_DIR=$R/cache
 echo "check.sh: budget $BUDGET s, build $BUILD, scratch $R, results to $OUT"
 vulkan_env >"$R/vulkan.txt"   # not in a pipeline: its exports must stay in this shell
 cat "$R/vulkan.txt"
@@ -232,7 +234,7 @@ cp "$R/summary.txt" "$OUT/summary.txt"
 for f in "$R/tests.json" "$R"/vkconv_*.json "$R/torch.json"; do
   [[ -f $f ]] && cp "$f" "$OUT/json/"
 done
-tar czf "$OUT/results.tgz" -C "$R" --exclude=./layers --exclude=./test-cache --exclude=./sweep-cache . ||
+tar czf "$OUT/results.tgz" -C "$R" --exclude=./layers --exclude=./test-cache --exclude=./cache . ||
   STATUS=1
 echo "check.sh: exit $STATUS; $OUT holds summary.txt, results.tgz and json/"
 exit $STATUS
