@@ -213,7 +213,12 @@ export VKCONV_CACHE_DIR=$R/cache
 echo "check.sh: budget $BUDGET s, build $BUILD, scratch $R, results to $OUT"
 vulkan_env >"$R/vulkan.txt"   # not in a pipeline: its exports must stay in this shell
 cat "$R/vulkan.txt"
-{ echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; echo "arguments: $ARGS"; } >>"$R/vulkan.txt"
+# The binaries' commit is the one vkconv-bench's build recorded (the tree may travel without .git).
+build_commit=$(sed -n 's/^#define VKCONV_GIT_COMMIT "\(.*\)"$/\1/p' "$BUILD/bench/generated/vkconv_git_commit.hpp" 2>/dev/null)
+{
+  echo "commit: binaries ${build_commit:-unknown}, tree $(git rev-parse --short HEAD 2>/dev/null || echo "unknown (no .git)")"
+  echo "arguments: $ARGS"
+} >>"$R/vulkan.txt"
 
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi -L | tee "$R/gpu.txt"
