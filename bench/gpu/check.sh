@@ -26,7 +26,7 @@
 #   --test-filter F   --gtest_filter for the suite (default: all of it)
 #   --dry-run         print the steps and their commands, run nothing
 #
-# Under $OUT (default ./check-results) it leaves: summary.txt (the table printed last),
+# Under $OUT (default /tmp/vkconv-check-results) it leaves: summary.txt (the table printed last),
 # results.tgz (every log, the JSON files, nvidia-smi.csv) and json/ (the suite's and the
 # benchmarks' JSON files): at most 8 files, as the device tool returns. While it runs,
 # nvidia-smi logs the SM and memory clocks, power state, temperature and power every 500 ms.
@@ -67,7 +67,7 @@ done
 ((TESTS || BENCH || ${#EXTRA[@]})) || { TESTS=1; BENCH=1; }
 ((BUDGET <= 570)) || echo "check.sh: warning: --budget $BUDGET leaves under 30 s of the device tool's 600 for starting and packing"
 
-OUT=${OUT:-$PWD/check-results}
+OUT=${OUT:-${TMPDIR:-/tmp}/vkconv-check-results}   # outside the tree, which travels
 R=$(mktemp -d "${TMPDIR:-/tmp}/vkconv-check.XXXXXX") || die "cannot make a scratch folder"
 SMI_PID=""                  # the background nvidia-smi
 trap '[[ -n $SMI_PID ]] && kill "$SMI_PID" 2>/dev/null; rm -rf "$R"' EXIT

@@ -82,7 +82,7 @@ tree_bytes=$( (git ls-files -z --cached --others --exclude-standard | xargs -0 -
   awk '{ s += $1 } END { print s + 0 }')
 carry_bytes=$(du -sb .gl "$BUILD" | awk '{ s += $1 } END { print s }')
 total_mib=$(((tree_bytes + carry_bytes + 1048575) / 1048576))
-printf '== carry: working tree %d MiB + .gl %s + %s %s = %d MiB of 64\n' $((tree_bytes / 1048576)) \
+printf '== carry: working tree %s + .gl %s + %s %s = %d MiB of 64\n' "$(numfmt --to=iec "$tree_bytes")" \
   "$(du -sh .gl | cut -f1)" "$BUILD" "$(du -sh "$BUILD" | cut -f1)" "$total_mib"
 ((total_mib <= 60)) || die "over 60 MiB: remove what $BUILD holds besides the four binaries' build (test logs, caches), or build fewer targets"
 echo "run with carry [\".gl\", \"$BUILD\"] and command: bash bench/gpu/check.sh$([[ $BUILD != build-gpu ]] && echo " --build $BUILD") [STEPS]"
