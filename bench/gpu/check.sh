@@ -102,6 +102,10 @@ vulkan_env() {
     export VK_LAYER_PATH=$LAYER_ROOT/usr/share/vulkan/explicit_layer.d
     export LD_LIBRARY_PATH=$LAYER_ROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     echo "vulkan: NVIDIA ICD, carried loader; validation layer from" .gl/layers/*.deb
+    # A layer that cannot load reads as "not installed" to the tests: say why here.
+    local unmet
+    unmet=$(ldd "$LAYER_ROOT/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so" 2>&1 | grep -i "not found")
+    [[ -z $unmet ]] || echo "vulkan: the validation layer cannot load here: $unmet"
   else
     echo "vulkan: NVIDIA ICD, carried loader; no .gl/layers/*.deb, so no validation layer (the suite will fail)"
   fi
