@@ -238,7 +238,13 @@ for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
 
 [[ -n $SMI_PID ]] && kill "$SMI_PID" 2>/dev/null && SMI_PID=""
 echo
-python3 bench/summarize_results.py "$R" | tee "$R/summary.txt" || STATUS=1
+if command -v python3 >/dev/null; then
+  python3 bench/summarize_results.py "$R" | tee "$R/summary.txt" || STATUS=1
+else  # the steps and the suite's last lines, without the tables
+  { cat "$R/vulkan.txt" "$R/steps.tsv"; grep -ahE "validation layer:|^\[  (PASSED|FAILED|SKIPPED) " "$R"/*.log; } |
+    tee "$R/summary.txt"
+  echo "check.sh: no python3 here: the summary is the step list only"
+fi
 cp "$R/summary.txt" "$OUT/summary.txt"
 for f in "$R/tests.json" "$R"/vkconv_*.json "$R/torch.json"; do
   [[ -f $f ]] && cp "$f" "$OUT/json/"
