@@ -8,6 +8,7 @@
 #include "bench_shape.hpp"
 #include "report.hpp"
 #include "shapes.hpp"
+#include "utc_time.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 
@@ -177,7 +178,7 @@ int main(int argc, char** argv) {
 
         for (int i = 0; i < argc; ++i) run.commandLine += (i ? " " : "") + std::string(argv[i]);
         run.commit = gitCommit();
-        run.date = utcNow();
+        run.date = detail::utcTimestamp();
         run.shapesFile = catalog.path;
         run.precision = toString(precision);
         run.device = device;

@@ -1,7 +1,6 @@
 #include "report.hpp"
 
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -75,15 +74,6 @@ ordered_json resultJson(const ShapeResult& r) {
 }
 
 }  // namespace
-
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 void printTable(std::ostream& out, const std::vector<ShapeResult>& results) {
     const std::vector<std::string> header = {"name",   "problem", "config",  "median ms", "min ms",

@@ -25,7 +25,6 @@ struct RunInfo {
 };
 
 const char* gitCommit();   // from the generated build-info header
-std::string utcNow();      // "2025-01-31T12:00:00Z"
 
 void printTable(std::ostream& out, const std::vector<ShapeResult>& results);
 

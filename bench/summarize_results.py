@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Prints one compact table from the JSON files bench/run_h200.sh leaves in a results folder:
-vkconv-bench's (fast and fp32 precision) and torch_conv_reference.py's, one row per shape.
+"""Prints the summary of a results folder that bench/gpu/check.sh leaves: each step's verdict with
+the GPU's clocks while it ran (nvidia-smi.csv), the test suite's counts, failures and validation
+messages (tests.json, tests.log), then one table of vkconv-bench's JSON files (fast and fp32
+precision) and torch_conv_reference.py's, one row per shape. Parts whose files are absent are
+left out.
 
 usage: summarize_results.py DIR
 """
+import datetime
 import glob
 import json
 import os
+import re
+import statistics
 import sys
 
 
@@ -27,8 +33,108 @@ def cell(r, key="median"):
     return "%.4g" % r["time_ms"][key]
 
 
+def read_text(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def gpu_samples(folder):
+    """nvidia-smi.csv rows as (unix time, SM MHz, memory MHz, pstate, temperature C, watts)."""
+    text = read_text(os.path.join(folder, "nvidia-smi.csv"))
+    samples = []
+    for line in (text or "").splitlines()[1:]:
+        f = [x.strip() for x in line.split(",")]
+        if len(f) < 6:
+            continue
+        try:
+            t = datetime.datetime.strptime(f[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
+            num = lambda v: float(v.split()[0])
+            samples.append((t, num(f[1]), num(f[2]), f[3], num(f[4]), num(f[5])))
+        except (ValueError, IndexError):
+            continue
+    return samples
+
+
+def print_steps(folder):
+    """One line per step of steps.tsv, with the SM clock and temperature while it ran."""
+    text = read_text(os.path.join(folder, "steps.tsv"))
+    if not text:
+        return
+    samples = gpu_samples(folder)
+    print("%-22s %-45s %6s  %s" % ("step", "verdict", "s", "SM MHz min/median/max, pstates, max C, max W"))
+    for line in text.splitlines():
+        name, verdict, secs, t0, t1 = (line.split("\t") + ["-"] * 5)[:5]
+        gpu = ""
+        try:
+            inside = [s for s in samples if float(t0) <= s[0] <= float(t1)]
+        except ValueError:
+            inside = []
+        if inside:
+            sm = [s[1] for s in inside]
+            gpu = "%.0f/%.0f/%.0f, %s, %.0f C, %.0f W" % (
+                min(sm), statistics.median(sm), max(sm), "/".join(sorted({s[3] for s in inside})),
+                max(s[4] for s in inside), max(s[5] for s in inside))
+        print("%-22s %-45s %6s  %s" % (name, verdict, secs, gpu))
+    print()
+
+
+def print_tests(folder):
+    """The suite's counts, its failed cases and the validation messages among them."""
+    log = read_text(os.path.join(folder, "tests.log"))
+    if log is None:
+        return
+    layer = re.findall(r"validation layer: (.*)", log)
+    print("validation layer: " + (layer[-1] if layer else "(the portability summary did not print)"))
+    doc = load(os.path.join(folder, "tests.json")) if os.path.exists(
+        os.path.join(folder, "tests.json")) else None
+    failed, messages, reasons = [], [], {}
+    if doc:
+        skipped = ran = 0
+        for suite in doc.get("testsuites", []):
+            for case in suite.get("testsuite", []):
+                if case.get("result") == "SKIPPED":
+                    skipped += 1
+                    continue
+                if case.get("status") != "RUN":
+                    continue
+                ran += 1
+                text = "\n".join(f.get("failure", "") for f in case.get("failures", []))
+                if case.get("failures"):
+                    failed.append(suite["name"] + "." + case["name"])
+                    # The message without gtest's "file:line" lines, on one line.
+                    reasons[failed[-1]] = " | ".join(
+                        line.strip() for line in text.splitlines()
+                        if line.strip() and not re.match(r"^\S+:\d+$", line.strip()))
+                    if "validation message" in text.lower():
+                        found = re.findall(r"last(?: validation message)?: (.*)", text)
+                        messages.append((failed[-1], found[-1] if found else text.strip()))
+        print("tests: %d passed, %d failed, %d skipped (%s)" % (
+            ran - len(failed), len(failed), skipped, doc.get("time", "?")))
+    else:
+        failed = sorted(set(re.findall(r"^\[  FAILED  \] (\S+)", log, re.M)))
+        print("tests: the suite did not finish (no tests.json); %d failed before it stopped" % len(failed))
+    print("validation messages: %d failed case(s) with validation messages" % len(messages))
+    for name, message in messages[:10]:
+        print("  %s: %s" % (name, message[:300]))
+    for name in failed[:20]:
+        print("  FAILED %s: %s" % (name, reasons.get(name, "")[:240]))
+    if len(failed) > 20:
+        print("  ... and %d more (tests.log)" % (len(failed) - 20))
+    print()
+
+
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "."
+    for line in (read_text(os.path.join(folder, "vulkan.txt")) or "").splitlines():
+        print(line)
+    for line in (read_text(os.path.join(folder, "gpu.txt")) or "").splitlines():
+        print(line)
+    print()
+    print_steps(folder)
+    print_tests(folder)
     vk = {}        # (precision, name) -> result
     order = []     # shape names in first-seen order
     header = []
@@ -61,8 +167,7 @@ def main():
             if r["name"] not in order:
                 order.append(r["name"])
     if not order:
-        print("no results in %s" % folder)
-        return 1
+        return 0
 
     short = {"fp32": "t.fp32", "fp32_channels_last": "t.fp32cl", "tf32": "t.tf32",
              "fp16_channels_last": "t.fp16cl"}

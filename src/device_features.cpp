@@ -4,6 +4,17 @@
 
 namespace vkconv::detail {
 
+namespace {
+
+// Zeroes a Vulkan feature struct's members from `first` to its end. sType and pNext, which come
+// before every feature, stay; the struct's own type sizes the range, so it cannot be mistaken.
+template <typename Features>
+void clearFeaturesFrom(Features& features, VkBool32* first) {
+    std::memset(first, 0, reinterpret_cast<char*>(&features + 1) - reinterpret_cast<char*>(first));
+}
+
+}  // namespace
+
 bool hasExtension(VkPhysicalDevice physicalDevice, const char* name) {
     uint32_t n = 0;
     vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &n, nullptr);
@@ -63,22 +74,19 @@ void DeviceFeatures::keepOnlyUsed() {
     core.features = VkPhysicalDeviceFeatures{};
     core.features.shaderInt64 = all.features.shaderInt64;
 
-    VkPhysicalDeviceVulkan11Features v11All = v11;
-    std::memset(&v11.storageBuffer16BitAccess, 0,
-                sizeof(v11) - offsetof(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess));
+    const VkPhysicalDeviceVulkan11Features v11All = v11;
+    clearFeaturesFrom(v11, &v11.storageBuffer16BitAccess);
     v11.storageBuffer16BitAccess = v11All.storageBuffer16BitAccess;
 
-    VkPhysicalDeviceVulkan12Features v12All = v12;
-    std::memset(&v12.samplerMirrorClampToEdge, 0,
-                sizeof(v12) - offsetof(VkPhysicalDeviceVulkan12Features, samplerMirrorClampToEdge));
+    const VkPhysicalDeviceVulkan12Features v12All = v12;
+    clearFeaturesFrom(v12, &v12.samplerMirrorClampToEdge);
     v12.shaderFloat16 = v12All.shaderFloat16;
     v12.vulkanMemoryModel = v12All.vulkanMemoryModel;
     v12.vulkanMemoryModelDeviceScope = v12All.vulkanMemoryModelDeviceScope;
     v12.storageBuffer8BitAccess = v12All.storageBuffer8BitAccess;
 
-    VkPhysicalDeviceVulkan13Features v13All = v13;
-    std::memset(&v13.robustImageAccess, 0,
-                sizeof(v13) - offsetof(VkPhysicalDeviceVulkan13Features, robustImageAccess));
+    const VkPhysicalDeviceVulkan13Features v13All = v13;
+    clearFeaturesFrom(v13, &v13.robustImageAccess);
     v13.subgroupSizeControl = v13All.subgroupSizeControl;
     v13.computeFullSubgroups = v13All.computeFullSubgroups;
     v13.synchronization2 = v13All.synchronization2;

@@ -7,7 +7,6 @@
 // Every entry is checked when the file is read; anything malformed makes the whole file corrupt
 // (reported, never trusted, replaced on the next save).
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -16,6 +15,7 @@
 
 #include "cache_files.hpp"
 #include "tuning_cache.hpp"
+#include "utc_time.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv {
@@ -138,15 +138,6 @@ void checkDocument(const json& doc) {
     }
 }
 
-std::string utcNow() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 }  // namespace
 
 struct TuningCache::State {
@@ -257,7 +248,7 @@ std::optional<TuningEntry> TuningCache::find(const DeviceInfo& device, const Con
 
 void TuningCache::put(const DeviceInfo& device, const ConvProblem& problem, const TuningEntry& entry) {
     TuningEntry e = entry;
-    if (e.date.empty()) e.date = utcNow();
+    if (e.date.empty()) e.date = detail::utcTimestamp();
     const std::string dk = deviceKey(device), pk = problemKey(problem, entry.config.path);
     json deviceInfo{{"name", device.name}, {"driver", device.driverName + " " + device.driverInfo}};
     State& s = *state_;

@@ -26,7 +26,7 @@ enum class Precision { Fast, Fp32 };
 const char* toString(Precision precision);
 
 // The patch loader is disabled: on the H200 every patch configuration with BM 16 and one subgroup
-// wrote non-finite outputs (bench/RESULTS.md, 2026-11-21) while Mesa 26 ran the same kernel
+// wrote non-finite outputs (bench/HISTORY.md, 2026-11-21) while Mesa 26 ran the same kernel
 // correctly, and where it was right it was slower than the gather loader. Until the cause is
 // found, can_implement refuses it and no candidate uses it.
 constexpr bool kPatchLoaderEnabled = false;

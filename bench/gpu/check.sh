@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# The GPU check: runs vkconv's test suite under the Khronos validation layer, the benchmarks and
+# PyTorch's baseline on the GPU machine, from binaries built elsewhere and carried there
+# (bench/gpu/README.md says how). Builds nothing. From the repository root:
+#
+#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--test-filter F] [--dry-run]
+#
+# Steps (none named: --tests --bench):
+#   --tests           vkconv_tests with VK_LAYER_KHRONOS_validation required (CI=1,
+#                     VKCONV_PORTABILITY_VALIDATION=1): a missing layer or any validation message
+#                     fails; then the CLI test (tests/cli/test_cli.py) if python3 has NumPy
+#   --bench           vkconv-bench: alexnet1 and the `layers` suite, fast and fp32; PyTorch's
+#                     conv2d on the same shapes (bench/torch_conv_reference.py) when torch
+#                     imports with CUDA (--no-torch leaves it out)
+#   --sweep [ARG...]  `vkconv sweep ARG...` (default --suite alexnet1); what it accepts goes into
+#                     the check's own tuning cache, which later --run steps use
+#   --lab ARG...      `kernel-lab ARG...`
+#   --run ARG...      `vkconv run ARG...`
+#   --sweep, --lab and --run take every argument up to the next `--` or the end, and may be
+#   repeated: `--lab --batch 64 --filter "breg tiles" -- --lab --batch 512 --filter "breg tiles"`.
+# Options:
+#   --budget S        wall-clock seconds for the whole check (default 540): each step gets at most
+#                     its own cap and what is left, so the summary always prints inside the device
+#                     tool's 600 s; a step cut short keeps what it wrote
+#   --build DIR       the Release build folder carried along (default build-gpu)
+#   --test-filter F   --gtest_filter for the suite (default: all of it)
+#   --dry-run         print the steps and their commands, run nothing
+#
+# Under $OUT (default /tmp/vkconv-check-results) it leaves: summary.txt (the table printed last),
+# results.tgz (every log, the JSON files, nvidia-smi.csv) and json/ (the suite's and the
+# benchmarks' JSON files): at most 8 files, as the device tool returns. While it runs,
+# nvidia-smi logs the SM and memory clocks, power state, temperature and power every 500 ms.
+# Exit status 0 only if every step ran to the end and passed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+
+die() { echo "check.sh: $*" >&2; exit 2; }
+ARGS="$*"
+
+TESTS=0 BENCH=0 TORCH=1 DRY=0
+BUDGET=540 BUILD=build-gpu TEST_FILTER=""
+EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run, ARGS quoted with printf %q
+while (($#)); do
+  case "$1" in
+    --tests) TESTS=1 ;;
+    --bench) BENCH=1 ;;
+    --no-torch) TORCH=0 ;;
+    --sweep | --lab | --run)
+      kind=${1#--}
+      shift
+      args=()
+      while (($#)) && [[ "$1" != "--" ]]; do args+=("$1"); shift; done
+      [[ $kind == sweep && ${#args[@]} == 0 ]] && args=(--suite alexnet1)
+      quoted=""
+      ((${#args[@]})) && printf -v quoted '%q ' "${args[@]}"
+      EXTRA+=("$kind $quoted")
+      ;;
+    --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--budget needs whole seconds, got '${2:-}'"; BUDGET=$2; shift ;;
+    --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
+    --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
+    --dry-run) DRY=1 ;;
+    -h | --help) sed -n '2,35p' "$0"; exit 0 ;;
+    *) die "unknown argument '$1' (try --help)" ;;
+  esac
+  (($#)) && shift
+done
+((TESTS || BENCH || ${#EXTRA[@]})) || { TESTS=1; BENCH=1; }
+((BUDGET <= 570)) || echo "check.sh: warning: --budget $BUDGET leaves under 30 s of the device tool's 600 for starting and packing"
+
+OUT=${OUT:-${TMPDIR:-/tmp}/vkconv-check-results}   # outside the tree, which travels
+R=$(mktemp -d "${TMPDIR:-/tmp}/vkconv-check.XXXXXX") || die "cannot make a scratch folder"
+SMI_PID=""                  # the background nvidia-smi
+trap '[[ -n $SMI_PID ]] && kill "$SMI_PID" 2>/dev/null; rm -rf "$R"' EXIT
+RESERVE=25                  # seconds kept for the summary and the archive
+STATUS=0
+
+TESTS_BIN=$BUILD/tests/vkconv_tests
+CLI_BIN=$BUILD/tools/vkconv/vkconv
+BENCH_BIN=$BUILD/bench/vkconv-bench
+LAB_BIN=$BUILD/tools/kernel-lab/kernel-lab
+SHAPES=bench/shapes.json
+
+# ---------------------------------------------------------------- Vulkan on the GPU machine
+# It has NVIDIA's driver and ICD but no Vulkan loader: the loader's Debian packages are carried in
+# .gl/ and unpacked into / (../shared/gpu/README.md). The validation layer's package, in
+# .gl/layers/, is unpacked into a scratch folder instead and found through VK_LAYER_PATH and
+# LD_LIBRARY_PATH (its manifest names the library without a path). Elsewhere (a developer's
+# machine, lavapipe) this machine's own loader, drivers and layers are used.
+NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+LAYER_ROOT=$R/layers
+vulkan_env() {
+  if [[ ! -f $NVIDIA_ICD ]]; then
+    echo "vulkan: no $NVIDIA_ICD: this machine's own loader, drivers and layers"
+    return
+  fi
+  compgen -G ".gl/*.deb" >/dev/null || die "no .gl/*.deb: carry .gl (bench/gpu/README.md)"
+  for f in .gl/*.deb; do dpkg -x "$f" / || die "dpkg -x $f failed"; done
+  ldconfig
+  export VK_DRIVER_FILES=$NVIDIA_ICD
+  if compgen -G ".gl/layers/*.deb" >/dev/null; then
+    for f in .gl/layers/*.deb; do dpkg -x "$f" "$LAYER_ROOT" || die "dpkg -x $f failed"; done
+    export VK_LAYER_PATH=$LAYER_ROOT/usr/share/vulkan/explicit_layer.d
+    export LD_LIBRARY_PATH=$LAYER_ROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "vulkan: NVIDIA ICD, carried loader; validation layer from" .gl/layers/*.deb
+    # A layer that cannot load reads as "not installed" to the tests: say why here.
+    local unmet
+    unmet=$(ldd "$LAYER_ROOT/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so" 2>&1 | grep -i "not found")
+    [[ -z $unmet ]] || echo "vulkan: the validation layer cannot load here: $unmet"
+  else
+    echo "vulkan: NVIDIA ICD, carried loader; no .gl/layers/*.deb, so no validation layer (the suite will fail)"
+  fi
+}
+
+# ---------------------------------------------------------------- steps
+# step NAME CAP COMMAND...: runs COMMAND with its output in $R/NAME.log, for at most CAP seconds
+# and what the budget has left; records NAME, verdict and times in $R/steps.tsv.
+step() {
+  local name=$1 cap=$2
+  shift 2
+  if ((DRY)); then
+    printf '%-20s cap %3d s:' "$name" "$cap"
+    printf ' %q' "$@"
+    echo
+    return 0
+  fi
+  local left=$((BUDGET - SECONDS - RESERVE))
+  if ((left < 15)); then
+    echo "=== $name: skipped (time budget spent)"
+    printf '%s\tskipped (time budget spent)\t-\t-\t-\n' "$name" >>"$R/steps.tsv"
+    STATUS=1
+    return 1
+  fi
+  local limit=$((cap < left ? cap : left)) start=$SECONDS t0
+  t0=$(date +%s.%N)
+  timeout -k 5 "$limit" "$@" >"$R/$name.log" 2>&1
+  local rc=$? verdict=ok
+  ((rc == 124 || rc == 137)) && verdict="TIMED OUT after $limit s (what it wrote is kept)"
+  ((rc != 0 && rc != 124 && rc != 137)) && verdict="FAILED (exit $rc)"
+  ((rc != 0)) && STATUS=1
+  printf '%s\t%s\t%d\t%s\t%s\n' "$name" "$verdict" "$((SECONDS - start))" "$t0" "$(date +%s.%N)" >>"$R/steps.tsv"
+  echo "=== $name: $verdict in $((SECONDS - start)) s"
+  grep -aE "^(device|copy bandwidth)|WRONG|unsupported:|failed:|error:|not timed|^torch |^\[  (PASSED|FAILED|SKIPPED) |validation layer:" \
+    "$R/$name.log" | head -n 8
+  return $rc
+}
+
+need() {  # need FILE...: every binary a step runs must have been carried (a dry run only warns)
+  local f
+  for f in "$@"; do
+    [[ -x $f ]] && continue
+    echo "=== missing $f: build it here and carry $BUILD (bench/gpu/README.md)"
+    ((DRY)) && continue
+    STATUS=1
+    return 1
+  done
+}
+
+run_tests() {
+  need "$TESTS_BIN" || return
+  local filter=()
+  [[ -n $TEST_FILTER ]] && filter=("--gtest_filter=$TEST_FILTER")
+  # The tests' own caches, never a user's (a tuning cache would change the configurations run).
+  step tests 450 env CI=1 VKCONV_PORTABILITY_VALIDATION=1 VKCONV_CACHE_DIR="$R/test-cache" \
+    "$TESTS_BIN" --gtest_brief=1 --gtest_output="json:$R/tests.json" "${filter[@]}"
+  if [[ -z $TEST_FILTER ]] && need "$CLI_BIN"; then
+    if ((DRY)) || python3 -c 'import numpy' 2>/dev/null; then
+      step cli_test 90 env VKCONV_CACHE_DIR="$R/test-cache" python3 tests/cli/test_cli.py "$CLI_BIN"
+    else
+      echo "=== cli_test: skipped (python3 cannot import numpy)"
+    fi
+  fi
+}
+
+run_bench() {
+  need "$BENCH_BIN" || return
+  local p
+  for p in fast fp32; do
+    step "vkconv_alexnet1_$p" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision "$p" \
+      --json "$R/vkconv_alexnet1_$p.json"
+  done
+  step vkconv_layers_fast 180 "$BENCH_BIN" --shapes "$SHAPES" --suite layers --precision fast \
+    --json "$R/vkconv_layers_fast.json"
+  if ((!TORCH)); then
+    echo "=== torch: left out (--no-torch)"
+  elif ((DRY)) || python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    step torch 200 python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite alexnet1,layers \
+      --modes fp32,fp32_channels_last,tf32,fp16_channels_last --json "$R/torch.json"
+  else
+    echo "=== torch: skipped (python3 cannot import torch with CUDA)"
+  fi
+  step vkconv_layers_fp32 150 "$BENCH_BIN" --shapes "$SHAPES" --suite layers --precision fp32 \
+    --json "$R/vkconv_layers_fp32.json"
+}
+
+run_extra() {  # run_extra INDEX "KIND ARGS"
+  local n=$1 kind=${2%% *} quoted=${2#* } args
+  eval "args=($quoted)"
+  case $kind in
+    sweep) need "$CLI_BIN" && step "sweep$n" 400 "$CLI_BIN" sweep "${args[@]}" --json "$R/sweep$n.json" ;;
+    lab) need "$LAB_BIN" && step "lab$n" 400 "$LAB_BIN" "${args[@]}" ;;
+    run) need "$CLI_BIN" && step "run$n" 120 "$CLI_BIN" run "${args[@]}" ;;
+  esac
+}
+
+# ---------------------------------------------------------------- the check
+if ((DRY)); then
+  echo "dry run: budget $BUDGET s, build $BUILD, results to $OUT"
+  ((TESTS)) && run_tests
+  ((BENCH)) && run_bench
+  for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
+  exit 0
+fi
+
+mkdir -p "$OUT/json" "$LAYER_ROOT" || die "cannot write $OUT"
+# vkconv's tuning and pipeline caches: the check's own, empty at its start, never a user's.
+export VKCONV_CACHE_DIR=$R/cache
+echo "check.sh: budget $BUDGET s, build $BUILD, scratch $R, results to $OUT"
+vulkan_env >"$R/vulkan.txt"   # not in a pipeline: its exports must stay in this shell
+cat "$R/vulkan.txt"
+# The binaries' commit is the one vkconv-bench's build recorded (the tree may travel without .git).
+build_commit=$(sed -n 's/^#define VKCONV_GIT_COMMIT "\(.*\)"$/\1/p' "$BUILD/bench/generated/vkconv_git_commit.hpp" 2>/dev/null)
+{
+  echo "commit: binaries ${build_commit:-unknown}, tree $(git rev-parse --short HEAD 2>/dev/null || echo "unknown (no .git)")"
+  echo "arguments: $ARGS"
+} >>"$R/vulkan.txt"
+
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi -L | tee "$R/gpu.txt"
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,pstate,temperature.gpu,power.draw \
+    --format=csv -lms 500 >"$R/nvidia-smi.csv" 2>&1 &
+  SMI_PID=$!
+fi
+[[ -x $CLI_BIN ]] && step devices 30 "$CLI_BIN" devices
+
+((TESTS)) && run_tests
+((BENCH)) && run_bench
+for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
+
+[[ -n $SMI_PID ]] && kill "$SMI_PID" 2>/dev/null && SMI_PID=""
+echo
+if command -v python3 >/dev/null; then
+  python3 bench/summarize_results.py "$R" | tee "$R/summary.txt" || STATUS=1
+else  # the steps and the suite's last lines, without the tables
+  { cat "$R/vulkan.txt" "$R/steps.tsv"; grep -ahE "validation layer:|^\[  (PASSED|FAILED|SKIPPED) " "$R"/*.log; } |
+    tee "$R/summary.txt"
+  echo "check.sh: no python3 here: the summary is the step list only"
+fi
+cp "$R/summary.txt" "$OUT/summary.txt"
+for f in "$R/tests.json" "$R"/vkconv_*.json "$R/torch.json"; do
+  [[ -f $f ]] && cp "$f" "$OUT/json/"
+done
+tar czf "$OUT/results.tgz" -C "$R" --exclude=./layers --exclude=./test-cache --exclude=./cache . ||
+  STATUS=1
+echo "check.sh: exit $STATUS; $OUT holds summary.txt, results.tgz and json/"
+exit $STATUS
