@@ -17,11 +17,16 @@ Run with a Python that has NumPy (on Debian: /usr/bin/python3):
     /usr/bin/python3 test_cli.py path/to/vkconv
     /usr/bin/python3 test_cli.py --bench path/to/vkconv-bench
 """
+import fcntl
 import json
 import os
+import pty
+import select
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 import numpy as np
@@ -217,7 +222,12 @@ def test_torch_defaults(vkconv, tmp, failures):
             ["--precision", "fp32", "--candidates", "2", "--iterations", "2", "--no-save",
              "--cache-dir", os.path.join(tmp, "sweep-cache")])
     res = run(vkconv, args, timeout=240)
-    check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", TORCH_DEFAULTS_PROBLEM)
+    if check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", TORCH_DEFAULTS_PROBLEM):
+        # Not a terminal: plain lines, one per candidate, no cursor control.
+        if "\r" in res.stdout or "\x1b" in res.stdout or "  [2/2] " not in res.stdout:
+            failures.add("vkconv %s (stdout a pipe): expected plain '[i/2]' lines without \\r or escapes:\n%r" % (
+                " ".join(args), res.stdout))
+        test_sweep_progress_on_terminal(vkconv, args, failures)
 
     # No problem flag (only --batch): alexnet1, with its stride 4 and padding 2.
     args = ["run", "--batch", "1", "--precision", "fp32", "--iterations", "0"]
@@ -226,6 +236,59 @@ def test_torch_defaults(vkconv, tmp, failures):
     args = ["run", "--shape", "alexnet1", "--batch", "1", "--precision", "fp32", "--iterations", "0"]
     res = run(vkconv, args)
     check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", "N=1 " + ALEXNET1_GEOMETRY)
+
+
+def run_on_terminal(vkconv, args, columns=100, timeout=240):
+    """Runs vkconv with stdout and stderr on a pseudo-terminal `columns` wide; (exit status, output)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    proc = subprocess.Popen([vkconv] + args, stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if not ready:
+            if proc.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    if proc.poll() is None:
+        proc.kill()
+    return proc.wait(), out.decode(errors="replace")
+
+
+def test_sweep_progress_on_terminal(vkconv, args, failures):
+    """On a terminal the sweep redraws one progress line in place: done/total, elapsed, time left,
+    best so far, never wider than the terminal."""
+    columns = 90
+    rc, out = run_on_terminal(vkconv, args, columns)
+    redraws = [part.split("\r")[0] for part in out.split("\r\x1b[K")[1:]]
+    lines = [r for r in redraws if r.startswith("  [")]  # after the last one: the report
+    # The state after the first candidate: elapsed, an estimate of what is left, the best so far.
+    after_first = [l for l in lines if " 1/2, " in l]
+    problems = []
+    if rc != 0:
+        problems.append("exit %d" % rc)
+    if not after_first:
+        problems.append("no progress line after the first candidate ('1/2, ')")
+    elif not all(w in after_first[0] for w in ("elapsed", "left", "best")):
+        problems.append("the line after the first candidate lacks elapsed / left / best: %r" % after_first[0])
+    if not any(" 2/2, " in l for l in lines):
+        problems.append("no progress line for 2/2")
+    if any(len(l) >= columns for l in lines):
+        problems.append("a progress line is wider than the %d-column terminal" % columns)
+    print("%-48s %d redraws  %s" % ("sweep progress on a terminal", len(lines), "ok" if not problems else "FAIL"),
+          flush=True)
+    if problems:
+        failures.add("vkconv %s on a terminal: %s\noutput:\n%r" % (" ".join(args), "; ".join(problems), out))
 
 
 def test_bench_torch_defaults(bench, failures):

@@ -2,6 +2,7 @@
 // `vkconv run`) or a suite of bench/shapes.json, check each against the CPU reference, time it,
 // apply the acceptance rule against the current default and record the verdict in the tuning
 // cache, which every later Conv2d (and `vkconv run`) on this device and driver then uses.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -92,6 +93,12 @@ std::string pct(double percent) {
     return buf;
 }
 
+// The width of the terminal on stdout; 0 where it cannot be read.
+int terminalColumns() {
+    winsize size{};
+    return ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 ? int(size.ws_col) : 0;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -155,7 +162,7 @@ int runSweep(SweepFlags f) {
     for (const auto& note : cache.notes()) std::cout << "          " << note << "\n";
     std::cout.flush();
 
-    Progress progress(std::cout, terminal);
+    Progress progress(std::cout, terminal, terminal ? terminalColumns() : 0);
     std::vector<ProblemSweep> results;
     size_t wrong = 0;
     bool nothingPassed = false;

@@ -129,6 +129,7 @@ PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, cons
     size_t done = 0;
     for (const auto& config : candidates) {
         if (settings.budgetSeconds > 0 && done > 0 && secondsSince(t0) > settings.budgetSeconds) break;
+        progress.begin(done, config);
         CandidateResult r = bench.measure(config, settings.timing);
         r.heuristicRank = rankOf.count(config.str()) ? rankOf[config.str()] : 0;
         if (r.status == CandidateResult::Status::Ok && (bestMs == 0 || r.timing.medianMs < bestMs))
