@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -72,12 +73,7 @@ public:
                     note += c;
                     continue;
                 }
-                const auto& values = slots[slot++];
-                size_t k = 0;
-                for (long long v : values) {
-                    note += (k == 0 ? "" : k + 1 == values.size() ? " or " : ", ") + std::to_string(v);
-                    ++k;
-                }
+                note += listed(slots[slot++]);
             }
             out.insert(note);
         }
@@ -85,6 +81,27 @@ public:
     }
 
     bool empty() const { return notes_.empty(); }
+
+    // {1, 4} -> "1 or 4"; runs of three or more consecutive values as "1-7": {1..7, 9} -> "1-7 or 9".
+    static std::string listed(const std::set<long long>& values) {
+        std::vector<std::string> parts;
+        for (auto it = values.begin(); it != values.end();) {
+            auto last = it;
+            while (std::next(last) != values.end() && *std::next(last) == *last + 1) ++last;
+            const long long run = *last - *it + 1;
+            if (run >= 3) {
+                parts.push_back(std::to_string(*it) + "-" + std::to_string(*last));
+            } else {
+                parts.push_back(std::to_string(*it));
+                if (run == 2) parts.push_back(std::to_string(*last));
+            }
+            it = std::next(last);
+        }
+        std::string out;
+        for (size_t k = 0; k < parts.size(); ++k)
+            out += (k == 0 ? "" : k + 1 == parts.size() ? " or " : ", ") + parts[k];
+        return out;
+    }
 
 private:
     static constexpr char kSlot = '\x01';
@@ -101,6 +118,8 @@ TEST(PortabilitySummaryNotes, NameTheActualNumbers) {
     EXPECT_EQ(notes.notes(), (std::set<std::string>{
                                  "fast requested, but each group has only 1 or 4 output channel(s), too few; using fp32",
                                  "no 8x8x8 shape in fp32"}));
+    EXPECT_EQ(NumberedNotes::listed({1, 2, 3, 4, 5, 6, 7, 9}), "1-7 or 9");
+    EXPECT_EQ(NumberedNotes::listed({2, 3, 8}), "2, 3 or 8");
     NumberedNotes one;
     one.add("each group has only 2 output channel(s)");
     EXPECT_EQ(one.notes(), std::set<std::string>{"each group has only 2 output channel(s)"});
