@@ -138,10 +138,15 @@ int runRun(const RunFlags& f) {
     // Load files and validate flags before the (slow) device setup, so bad input fails fast.
     RunInputs inputs;
     std::optional<bench::BenchShape> shape;
-    if (!f.shape.empty())
+    if (!f.shape.empty()) {
         // argv[0] (glibc's program_invocation_name) locates the binary where /proc is missing (a chroot).
-        shape = bench::shapeByName(bench::loadShapes(bench::findShapesFile(f.shapesFile, program_invocation_name)),
-                                   f.shape);
+        const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, program_invocation_name));
+        for (const auto& s : catalog.shapes)
+            if (s.name == f.shape) shape = s;
+        if (!shape)
+            throw invalidArgument("--shape", f.shape, "unknown; the shapes are in " + catalog.path +
+                                                          " (vkconv-bench --list lists them)");
+    }
     if (numpyMode(f))
         inputs = numpyInputs(f.numpy, f.problem);
     else
