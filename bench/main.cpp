@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "bench_shape.hpp"
+#include "problem_options.hpp"
 #include "report.hpp"
 #include "shapes.hpp"
 #include "utc_time.hpp"
@@ -14,64 +15,18 @@
 
 using namespace vkconv;
 using namespace vkconv::bench;
+using vkconv::cli::ProblemFlags;
 
 namespace {
 
-// The problem flags of the vkconv CLI, with its meaning: a flag given replaces that field of
-// alexnet1; the others keep alexnet1's values.
-struct CustomProblemFlags {
-    int64_t inChannels = 0, height = 0, width = 0, outChannels = 0, groups = 1;
-    std::string kernel, stride, padding, dilation, name = "custom";
-    bool noBias = false;
-    std::vector<CLI::Option*> options;
-
-    bool given() const {
-        return std::any_of(options.begin(), options.end(), [](CLI::Option* o) { return o->count() > 0; });
-    }
-    bool given(const std::string& flag) const {
-        for (CLI::Option* o : options)
-            if (o->check_lname(flag.substr(2))) return o->count() > 0;
-        return false;
-    }
-};
-
-// "3", "3x3" or "3,3" -> {3, 3}.
-std::pair<int64_t, int64_t> parsePair(const std::string& field, const std::string& text) {
-    const size_t sep = text.find_first_of("x,");
-    try {
-        size_t used = 0;
-        const int64_t a = std::stoll(text.substr(0, sep), &used);
-        if (sep == std::string::npos) {
-            if (used != text.size()) throw std::invalid_argument(text);
-            return {a, a};
-        }
-        const std::string rest = text.substr(sep + 1);
-        const int64_t b = std::stoll(rest, &used);
-        if (used != rest.size()) throw std::invalid_argument(text);
-        return {a, b};
-    } catch (const std::logic_error&) {
-        throw invalidArgument(field, text, "expected N, HxW or H,W");
-    }
-}
-
-BenchShape customShape(const CustomProblemFlags& f) {
+// A problem of the user's own, from the vkconv CLI's problem flags with their meaning
+// (tools/vkconv/problem_options.hpp): sizes and kernel required, torch's defaults for the rest.
+BenchShape customShape(const ProblemFlags& flags, const std::string& name) {
     BenchShape s;
-    s.name = f.name;
+    s.name = name;
     s.suite = "custom";
-    s.cpuBatch = 2;  // as alexnet1's
-    ConvProblem& p = s.problem;
-    p = ConvProblem::alexnet1();
-    if (f.given("--in-channels")) p.inChannels = f.inChannels;
-    if (f.given("--height")) p.height = f.height;
-    if (f.given("--width")) p.width = f.width;
-    if (f.given("--out-channels")) p.outChannels = f.outChannels;
-    if (f.given("--groups")) p.groups = f.groups;
-    if (f.given("--kernel")) std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel);
-    if (f.given("--stride")) std::tie(p.strideH, p.strideW) = parsePair("--stride", f.stride);
-    if (f.given("--padding")) std::tie(p.padH, p.padW) = parsePair("--padding", f.padding);
-    if (f.given("--dilation")) std::tie(p.dilationH, p.dilationW) = parsePair("--dilation", f.dilation);
-    if (f.noBias) p.bias = false;
-    p.validate();
+    s.problem = buildProblem(flags, ConvProblem::alexnet1().batch);
+    s.cpuBatch = batchOr(flags, 2);  // as alexnet1's suite
     return s;
 }
 
@@ -110,11 +65,11 @@ int main(int argc, char** argv) {
                  "checking each result against the CPU reference"};
     std::string suite = "alexnet1", shapeName, shapesPath, precisionName = "fast", jsonPath;
     bool list = false;
-    int64_t batch = 0;
     int warmup = 10, iterations = 100, checkImages = 2, deviceIndex = -1, copyIterations = 50;
     double warmupMs = 200;
     double copyMiB = 0;
-    CustomProblemFlags custom;
+    ProblemFlags problemFlags;
+    std::string customName = "custom";
 
     auto* suiteOpt = app.add_option("--suite", suite, "shape suite: alexnet1 or layers")->capture_default_str();
     auto* shapeOpt = app.add_option("--shape", shapeName, "run only the shape of this name (see --list)");
@@ -123,7 +78,6 @@ int main(int argc, char** argv) {
     app.add_option("--shapes", shapesPath, "shapes file (default: shapes.json next to the binary)");
     app.add_option("--precision", precisionName, "fast (cooperative matrix if available) or fp32")
         ->capture_default_str();
-    app.add_option("--batch", batch, "batch for every shape (default: the file's; cpu_batch on a CPU device)");
     app.add_option("--warmup", warmup, "untimed runs before timing (>= 5)")->capture_default_str();
     app.add_option("--iterations", iterations, "timed runs (>= 50)")->capture_default_str();
     app.add_option("--warmup-ms", warmupMs, "run each kernel back to back this long before timing it, so the GPU's clocks are up")
@@ -134,20 +88,14 @@ int main(int argc, char** argv) {
     app.add_option("--copy-iterations", copyIterations, "timed copies")->capture_default_str();
     app.add_option("--device", deviceIndex, "Vulkan device index (default: the first GPU)");
     app.add_option("--json", jsonPath, "write all figures to this JSON file");
-    // A problem of its own, with the vkconv CLI's flags: any of them replaces the suite.
-    auto& co = custom.options;
-    co.push_back(app.add_option("--in-channels", custom.inChannels, "own problem: input channels C (else alexnet1's)"));
-    co.push_back(app.add_option("--height", custom.height, "own problem: input height H"));
-    co.push_back(app.add_option("--width", custom.width, "own problem: input width W"));
-    co.push_back(app.add_option("--out-channels", custom.outChannels, "own problem: output channels K"));
-    co.push_back(app.add_option("--groups", custom.groups, "own problem: groups"));
-    co.push_back(app.add_option("--kernel", custom.kernel, "own problem: kernel size R[,S]"));
-    co.push_back(app.add_option("--stride", custom.stride, "own problem: stride SH[,SW]"));
-    co.push_back(app.add_option("--padding", custom.padding, "own problem: zero padding PH[,PW]"));
-    co.push_back(app.add_option("--dilation", custom.dilation, "own problem: dilation DH[,DW]"));
-    co.push_back(app.add_flag("--no-bias", custom.noBias, "own problem: no bias term"));
-    for (CLI::Option* o : co) o->excludes(shapeOpt)->excludes(suiteOpt);
-    app.add_option("--name", custom.name, "own problem: its name in the results")->capture_default_str();
+    // A problem of its own, with the vkconv CLI's flags and their meaning: any of them but --batch
+    // replaces the suite; --batch alone sets every shape's batch.
+    vkconv::cli::addProblemFlags(app, problemFlags,
+                                 "default: the shapes file's, cpu_batch on a CPU device; 256 (2 on a CPU "
+                                 "device) for a problem of your own");
+    for (const auto& [flag, option] : problemFlags.options)
+        if (flag != "--batch") option->excludes(shapeOpt)->excludes(suiteOpt);
+    app.add_option("--name", customName, "own problem: its name in the results")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -159,8 +107,8 @@ int main(int argc, char** argv) {
         }
         RunInfo run;
         std::vector<BenchShape> shapes;
-        if (custom.given()) {
-            shapes = {customShape(custom)};
+        if (problemFlags.ownProblem()) {
+            shapes = {customShape(problemFlags, customName)};
             run.selection = "custom";
         } else if (!shapeName.empty()) {
             shapes = {shapeByName(catalog, shapeName)};
@@ -174,7 +122,10 @@ int main(int argc, char** argv) {
         options.deviceIndex = deviceIndex;
         Context context(options);
         const DeviceInfo& device = context.device();
-        for (BenchShape& s : shapes) s.problem.batch = batch > 0 ? batch : device.isCpu() ? s.cpuBatch : s.problem.batch;
+        for (BenchShape& s : shapes) {
+            s.problem.batch = vkconv::cli::batchOr(problemFlags, device.isCpu() ? s.cpuBatch : s.problem.batch);
+            s.problem.validate();
+        }
 
         for (int i = 0; i < argc; ++i) run.commandLine += (i ? " " : "") + std::string(argv[i]);
         run.commit = gitCommit();
@@ -190,6 +141,11 @@ int main(int argc, char** argv) {
                   << " " << device.driverInfo << ")\nshapes: " << catalog.path << ", " << run.selection
                   << ", precision " << run.precision << ", warm-up " << warmup << ", " << iterations
                   << " timed runs\n";
+        if (shapes.size() == 1)
+            std::cout << "problem: " << shapes.front().problem.str() << " ("
+                      << (problemFlags.ownProblem() ? vkconv::cli::describeProblemSource(problemFlags)
+                                                    : run.selection)
+                      << ")\n";
         if (!run.meetsRunMinimums)
             std::cout << "WARNING: fewer than 5 warm-up or 50 timed runs: figures are not benchmark "
                          "grade (recorded as meets_run_minimums = false)\n";

@@ -62,13 +62,14 @@ stage_end setup
 
 # ------------------------------------------------------------------ 2. build
 stage_start "configure + build (Release) in $BUILD"
-# The CLI tests (tests/cli) run the vkconv tool; without them the tool is not needed.
+# The CLI tests (tests/cli) run the vkconv tool and vkconv-bench (its problem flags; a few small
+# files to compile); without them neither is needed.
 TOOLS=OFF
 [[ -f "$REPO/tests/cli/CMakeLists.txt" ]] && TOOLS=ON
 cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=ON \
-  -DVKCONV_BUILD_BENCH=OFF -DVKCONV_BUILD_TOOLS=$TOOLS >/dev/null || die "cmake configure failed"
+  -DVKCONV_BUILD_BENCH=$TOOLS -DVKCONV_BUILD_TOOLS=$TOOLS >/dev/null || die "cmake configure failed"
 TARGETS=(vkconv_tests)
-[[ $TOOLS == ON ]] && TARGETS+=(vkconv_cli)
+[[ $TOOLS == ON ]] && TARGETS+=(vkconv_cli vkconv_bench)
 cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" || die "build failed"
 mkdir -p "$LOGS"
 stage_end build

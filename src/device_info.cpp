@@ -1,6 +1,7 @@
 // Reading a physical device's capabilities into DeviceInfo.
 #include <vector>
 
+#include "component_type.hpp"
 #include "context_impl.hpp"
 
 namespace vkconv {
@@ -32,8 +33,6 @@ std::string FlexibleCoopMatShape::str() const {
 
 namespace detail {
 
-namespace {
-
 ScalarType scalarType(VkComponentTypeKHR t) {
     switch (t) {
         case VK_COMPONENT_TYPE_FLOAT16_KHR: return ScalarType::F16;
@@ -44,11 +43,12 @@ ScalarType scalarType(VkComponentTypeKHR t) {
         case VK_COMPONENT_TYPE_SINT32_KHR: return ScalarType::S32;
         default: break;
     }
-#ifdef VK_KHR_shader_bfloat16
-    if (t == VK_COMPONENT_TYPE_BFLOAT16_KHR) return ScalarType::BF16;
-#endif
+    // Compared outside the switch: the enum of older headers has no such enumerator.
+    if (t == kComponentTypeBfloat16) return ScalarType::BF16;
     return ScalarType::Other;
 }
+
+namespace {
 
 std::string vendorName(uint32_t id) {
     switch (id) {

@@ -13,7 +13,11 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <iterator>
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "config_select.hpp"  // src/: the candidates every profile must bound
 #include "portability_cases.hpp"
@@ -31,24 +35,94 @@ std::string deviceLabel(int device) {
     return "dev" + std::to_string(device) + " " + d.name + " sg" + std::to_string(d.subgroupSize);
 }
 
-// "each group has only N output channel(s)": one summary note for many problems.
-std::string withoutNumbers(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const bool digit = std::isdigit(static_cast<unsigned char>(s[i]));
-        const bool inWord = i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]));
-        if (digit && !inWord) {
-            size_t j = i;
-            while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
-            if (j == s.size() || s[j] == ' ') {  // a whole number, not "8x8x8" or "fp32"
-                out += 'N';
-                i = j - 1;
-                continue;
+// Notes that differ only in their whole numbers ("each group has only 1 output channel(s)", "...
+// only 4 ...") become one, which names every number seen: "each group has only 1 or 4 output
+// channel(s)". Numbers inside words ("8x8x8", "fp32") are part of the text.
+class NumberedNotes {
+public:
+    void add(const std::string& s) {
+        std::string text;
+        std::vector<std::string> numbers;
+        for (size_t i = 0; i < s.size(); ++i) {
+            const bool digit = std::isdigit(static_cast<unsigned char>(s[i]));
+            const bool inWord = i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]));
+            if (digit && !inWord) {
+                size_t j = i;
+                while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+                if (j == s.size() || s[j] == ' ') {  // a whole number, not "8x8x8" or "fp32"
+                    text += kSlot;
+                    numbers.push_back(s.substr(i, j - i));
+                    i = j - 1;
+                    continue;
+                }
             }
+            text += s[i];
         }
-        out += s[i];
+        auto& slots = notes_[text];
+        slots.resize(numbers.size());
+        for (size_t k = 0; k < numbers.size(); ++k) slots[k].insert(std::stoll(numbers[k]));
     }
-    return out;
+
+    std::set<std::string> notes() const {
+        std::set<std::string> out;
+        for (const auto& [text, slots] : notes_) {
+            std::string note;
+            size_t slot = 0;
+            for (char c : text) {
+                if (c != kSlot) {
+                    note += c;
+                    continue;
+                }
+                note += listed(slots[slot++]);
+            }
+            out.insert(note);
+        }
+        return out;
+    }
+
+    bool empty() const { return notes_.empty(); }
+
+    // {1, 4} -> "1 or 4"; runs of three or more consecutive values as "1-7": {1..7, 9} -> "1-7 or 9".
+    static std::string listed(const std::set<long long>& values) {
+        std::vector<std::string> parts;
+        for (auto it = values.begin(); it != values.end();) {
+            auto last = it;
+            while (std::next(last) != values.end() && *std::next(last) == *last + 1) ++last;
+            const long long run = *last - *it + 1;
+            if (run >= 3) {
+                parts.push_back(std::to_string(*it) + "-" + std::to_string(*last));
+            } else {
+                parts.push_back(std::to_string(*it));
+                if (run == 2) parts.push_back(std::to_string(*last));
+            }
+            it = std::next(last);
+        }
+        std::string out;
+        for (size_t k = 0; k < parts.size(); ++k)
+            out += (k == 0 ? "" : k + 1 == parts.size() ? " or " : ", ") + parts[k];
+        return out;
+    }
+
+private:
+    static constexpr char kSlot = '\x01';
+    std::map<std::string, std::vector<std::set<long long>>> notes_;
+};
+
+// The summary's notes name the numbers they stand for, not "N".
+TEST(PortabilitySummaryNotes, NameTheActualNumbers) {
+    NumberedNotes notes;
+    notes.add("fast requested, but each group has only 4 output channel(s), too few; using fp32");
+    notes.add("fast requested, but each group has only 1 output channel(s), too few; using fp32");
+    notes.add("fast requested, but each group has only 4 output channel(s), too few; using fp32");
+    notes.add("no 8x8x8 shape in fp32");
+    EXPECT_EQ(notes.notes(), (std::set<std::string>{
+                                 "fast requested, but each group has only 1 or 4 output channel(s), too few; using fp32",
+                                 "no 8x8x8 shape in fp32"}));
+    EXPECT_EQ(NumberedNotes::listed({1, 2, 3, 4, 5, 6, 7, 9}), "1-7 or 9");
+    EXPECT_EQ(NumberedNotes::listed({2, 3, 8}), "2, 3 or 8");
+    NumberedNotes one;
+    one.add("each group has only 2 output channel(s)");
+    EXPECT_EQ(one.notes(), std::set<std::string>{"each group has only 2 output channel(s)"});
 }
 
 std::string joined(const std::set<std::string>& items) {
@@ -181,7 +255,8 @@ TEST_P(PortabilityProfile, FitsProfileAndMatchesReference) {
 
     LedgerRow fp32Row{deviceLabel(c.device), c.profile, "fp32 (selected)"};
     LedgerRow fastRow{deviceLabel(c.device), c.profile, "fast"};
-    std::set<std::string> fastPaths, fallbacks;
+    std::set<std::string> fastPaths;
+    NumberedNotes fallbacks;
     for (const std::string& n : notes) fp32Row.note += (fp32Row.note.empty() ? "" : "; ") + n;
     size_t violations = 0;
     for (const NamedProblem& problem : portabilityProblems()) {
@@ -240,13 +315,13 @@ TEST_P(PortabilityProfile, FitsProfileAndMatchesReference) {
             std::string why = detail::choosePath(Precision::Fast, e, p).why;
             const std::string name = "'" + e.name + "'";
             if (size_t at = why.find(name); at != std::string::npos) why.replace(at, name.size(), "the device");
-            fallbacks.insert(withoutNumbers(why));
+            fallbacks.add(why);
             if (fast.config == fp32.config && fast.validationMessages == 0 && fp32.passed()) ++fastRow.passed;
         }
     }
     fastRow.path = "fast -> " + (fastPaths.empty() ? std::string("fp32") : joined(fastPaths)) +
                    (fallbacks.empty() || fastPaths.empty() ? "" : ", fp32");
-    fastRow.note = joined(fallbacks);
+    fastRow.note = joined(fallbacks.notes());
     recordLedger(fp32Row);
     recordLedger(fastRow);
 }

@@ -1,21 +1,32 @@
 #!/usr/bin/python3
-"""End-to-end test of the vkconv command-line tool.
+"""End-to-end test of the vkconv command-line tool and of vkconv-bench's problem flags.
 
 1. NumPy mode: for a set of small, varied conv2d problems (stride, padding, dilation, groups
    including depthwise, no bias, 1x1, non-square), write random float32 .npy inputs, run
    `vkconv run --precision fp32 --input ... --output ...`, and compare the written Y with a
    float64 NumPy conv2d that follows torch.nn.functional.conv2d's semantics exactly.
-2. Bad invocations: each must exit non-zero (not by a signal) with exactly one stderr line, which
+2. Problem flags mean what torch's conv2d means: `vkconv run --batch 1 --in-channels 8 --height 16
+   --width 16 --out-channels 8 --kernel 3` is stride 1, padding 0, dilation 1, groups 1, with bias;
+   run prints that problem and its result matches the NumPy conv2d with those arguments; `vkconv
+   sweep` prints the same problem; without problem flags alexnet1 (stride 4, padding 2) runs.
+3. Bad invocations: each must exit non-zero (not by a signal) with exactly one stderr line, which
    starts with "vkconv: error:".
+With --bench: only the vkconv-bench part of 2 (the same flags, the same problem printed).
 
 Run with a Python that has NumPy (on Debian: /usr/bin/python3):
     /usr/bin/python3 test_cli.py path/to/vkconv
+    /usr/bin/python3 test_cli.py --bench path/to/vkconv-bench
 """
+import fcntl
 import json
 import os
+import pty
+import select
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 import numpy as np
@@ -146,6 +157,160 @@ def test_random_mode_and_devices(vkconv, failures):
         failures.add("vkconv devices: exit %d, stdout:\n%s" % (res.returncode, res.stdout))
 
 
+# The problem the issue names: a 3x3 layer typed with sizes only. Torch's conv2d gives it stride 1,
+# padding 0, dilation 1, groups 1 and a bias; so must every command.
+TORCH_DEFAULTS_FLAGS = ["--batch", "1", "--in-channels", "8", "--height", "16", "--width", "16",
+                        "--out-channels", "8", "--kernel", "3"]
+TORCH_DEFAULTS_PROBLEM = "N=1 C=8 H=16 W=16 K=8 R=3 S=3 stride=1,1 pad=0,0 dilation=1,1 groups=1 bias=yes"
+ALEXNET1_GEOMETRY = "C=3 H=224 W=224 K=96 R=11 S=11 stride=4,4 pad=2,2 dilation=1,1 groups=1 bias=yes"
+
+
+def problem_line(stdout, prefix):
+    """The resolved problem a command printed: the text after `prefix` on its first such line."""
+    for line in stdout.splitlines():
+        if line.startswith(prefix):
+            return line[len(prefix):].strip()
+    return None
+
+
+def check_problem_printed(failures, label, res, prefix, expected):
+    got = problem_line(res.stdout, prefix)
+    if res.returncode != 0 or got is None or not got.startswith(expected):
+        failures.add("%s: exit %d, expected a line '%s%s...', got %r\nstdout:\n%s\nstderr:\n%s" % (
+            label, res.returncode, prefix, expected, got, res.stdout, res.stderr))
+        return False
+    print("%-48s %s%s  ok" % (label[:48], prefix, got[:len(expected)]), flush=True)
+    return True
+
+
+def test_torch_defaults(vkconv, tmp, failures):
+    # Random inputs: the problem printed, and the check against the CPU reference.
+    args = ["run"] + TORCH_DEFAULTS_FLAGS + ["--precision", "fp32", "--iterations", "1"]
+    res = run(vkconv, args)
+    if check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", TORCH_DEFAULTS_PROBLEM):
+        if "PASS" not in res.stdout:
+            failures.add("vkconv %s: no PASS in:\n%s" % (" ".join(args), res.stdout))
+
+    # The same flags with .npy inputs: the result is torch's conv2d(x, w, b) with its defaults.
+    rng = np.random.default_rng(17)
+    x = rng.uniform(-1, 1, (1, 8, 16, 16)).astype(np.float32)
+    w = rng.uniform(-1, 1, (8, 8, 3, 3)).astype(np.float32)
+    b = rng.uniform(-1, 1, (8,)).astype(np.float32)
+    xp, wp, bp, yp = (os.path.join(tmp, "torch_defaults_%s.npy" % t) for t in "xwby")
+    np.save(xp, x)
+    np.save(wp, w)
+    np.save(bp, b)
+    args = (["run"] + TORCH_DEFAULTS_FLAGS +
+            ["--precision", "fp32", "--iterations", "0", "--input", xp, "--weight", wp, "--bias", bp, "--output", yp])
+    res = run(vkconv, args)
+    label = "vkconv " + " ".join(args)
+    if check_problem_printed(failures, label, res, "problem:", TORCH_DEFAULTS_PROBLEM):
+        y = np.load(yp)
+        ref = conv2d_reference(x, w, b, (1, 1), (0, 0), (1, 1), 1)
+        if y.shape != (1, 8, 14, 14) or y.shape != ref.shape:
+            failures.add("%s: Y shape %s, expected (1, 8, 14, 14) (stride 1, padding 0)" % (label, y.shape))
+        else:
+            err = np.linalg.norm(y.astype(np.float64) - ref) / np.linalg.norm(ref)
+            ok = np.isfinite(y).all() and err <= REL_TOL
+            print("%-48s Y %-18s rel err %.2e  %s" % ("torch defaults, .npy", y.shape, err, "ok" if ok else "FAIL"),
+                  flush=True)
+            if not ok:
+                failures.add("%s: relative error %.3e > %.0e" % (label, err, REL_TOL))
+
+    # sweep: the same problem, cheaply (fp32 only, two candidates, a private cache, nothing saved).
+    args = (["sweep"] + TORCH_DEFAULTS_FLAGS +
+            ["--precision", "fp32", "--candidates", "2", "--iterations", "2", "--no-save",
+             "--cache-dir", os.path.join(tmp, "sweep-cache")])
+    res = run(vkconv, args, timeout=240)
+    if check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", TORCH_DEFAULTS_PROBLEM):
+        # Not a terminal: plain lines, one per candidate, no cursor control.
+        if "\r" in res.stdout or "\x1b" in res.stdout or "  [2/2] " not in res.stdout:
+            failures.add("vkconv %s (stdout a pipe): expected plain '[i/2]' lines without \\r or escapes:\n%r" % (
+                " ".join(args), res.stdout))
+        test_sweep_progress_on_terminal(vkconv, args, failures)
+
+    # No problem flag (only --batch): alexnet1, with its stride 4 and padding 2.
+    args = ["run", "--batch", "1", "--precision", "fp32", "--iterations", "0"]
+    res = run(vkconv, args)
+    check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", "N=1 " + ALEXNET1_GEOMETRY)
+    args = ["run", "--shape", "alexnet1", "--batch", "1", "--precision", "fp32", "--iterations", "0"]
+    res = run(vkconv, args)
+    check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", "N=1 " + ALEXNET1_GEOMETRY)
+
+
+def run_on_terminal(vkconv, args, columns=100, timeout=240):
+    """Runs vkconv with stdout and stderr on a pseudo-terminal `columns` wide; (exit status, output)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    proc = subprocess.Popen([vkconv] + args, stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if not ready:
+            if proc.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    if proc.poll() is None:
+        proc.kill()
+    return proc.wait(), out.decode(errors="replace")
+
+
+def test_sweep_progress_on_terminal(vkconv, args, failures):
+    """On a terminal the sweep redraws one progress line in place: done/total, elapsed, time left,
+    best so far, never wider than the terminal."""
+    columns = 90
+    rc, out = run_on_terminal(vkconv, args, columns)
+    redraws = [part.split("\r")[0] for part in out.split("\r\x1b[K")[1:]]
+    lines = [r for r in redraws if r.startswith("  [")]  # after the last one: the report
+    # The state after the first candidate: elapsed, an estimate of what is left, the best so far.
+    after_first = [l for l in lines if " 1/2, " in l]
+    problems = []
+    if rc != 0:
+        problems.append("exit %d" % rc)
+    if not after_first:
+        problems.append("no progress line after the first candidate ('1/2, ')")
+    elif not all(w in after_first[0] for w in ("elapsed", "left", "best")):
+        problems.append("the line after the first candidate lacks elapsed / left / best: %r" % after_first[0])
+    if not any(" 2/2, " in l for l in lines):
+        problems.append("no progress line for 2/2")
+    if any(len(l) >= columns for l in lines):
+        problems.append("a progress line is wider than the %d-column terminal" % columns)
+    print("%-48s %d redraws  %s" % ("sweep progress on a terminal", len(lines), "ok" if not problems else "FAIL"),
+          flush=True)
+    if problems:
+        failures.add("vkconv %s on a terminal: %s\noutput:\n%r" % (" ".join(args), "; ".join(problems), out))
+
+
+def test_bench_torch_defaults(bench, failures):
+    args = TORCH_DEFAULTS_FLAGS + ["--precision", "fp32", "--warmup", "1", "--iterations", "2",
+                                   "--copy-mib", "1", "--copy-iterations", "2"]
+    res = run(bench, args, timeout=240)
+    if check_problem_printed(failures, "vkconv-bench " + " ".join(args), res, "problem:", TORCH_DEFAULTS_PROBLEM):
+        if "relative error" not in res.stdout or "median" not in res.stdout:
+            failures.add("vkconv-bench %s: no check or timing in:\n%s" % (" ".join(args), res.stdout))
+    # A partial problem is refused, naming what is missing; a suite with a size flag too.
+    for args, needed in ((["--height", "16", "--kernel", "3"], "--in-channels = missing"),
+                         (["--shape", "alexnet1", "--stride", "1"], "excludes")):
+        res = run(bench, args)
+        text = res.stdout + res.stderr
+        ok = res.returncode not in (0,) and 0 < res.returncode < 128 and needed in text
+        print("%-48s exit %3d  %s" % ("vkconv-bench " + " ".join(args), res.returncode,
+                                      "ok" if ok else "FAIL"), flush=True)
+        if not ok:
+            failures.add("vkconv-bench %s: expected a non-zero exit and '%s', got exit %d:\n%s" % (
+                " ".join(args), needed, res.returncode, text))
+
+
 def write_bad_files(tmp):
     x = np.zeros((1, 3, 8, 8), np.float32)
     w = np.zeros((4, 3, 3, 3), np.float32)
@@ -173,6 +338,17 @@ def test_bad_invocations(vkconv, tmp, failures):
     small = ["--batch", "1", "--in-channels", "4", "--height", "8", "--width", "8",
              "--out-channels", "4", "--kernel", "3", "--stride", "1", "--padding", "1"]
     npy = lambda x, w, *more: ["run", "--input", p[x], "--weight", p[w]] + list(more)
+
+    def own(**fields):
+        """`vkconv run` with a whole problem of the user's own (4 channels, 8x8, 3x3), fields replaced
+        (a value None leaves the flag out)."""
+        values = {"in_channels": "4", "height": "8", "width": "8", "out_channels": "4", "kernel": "3"}
+        values.update(fields)
+        args = ["run", "--batch", "1"]
+        for key, value in values.items():
+            if value is not None:
+                args += ["--" + key.replace("_", "-"), value]
+        return args
     cases = [
         ("no command", []),
         ("unknown command", ["frobnicate"]),
@@ -180,19 +356,26 @@ def test_bad_invocations(vkconv, tmp, failures):
         ("unknown devices flag", ["devices", "--frobnicate"]),
         ("zero batch", ["run", "--batch", "0"]),
         ("negative batch", ["run", "--batch", "-2"]),
-        ("zero height", ["run", "--height", "0"]),
-        ("negative out channels", ["run", "--out-channels", "-5"]),
+        ("zero height", own(height="0")),
+        ("negative out channels", own(out_channels="-5")),
         ("non-integer batch", ["run", "--batch", "two"]),
         ("huge batch", ["run", "--batch", "99999999999999999999"]),
-        ("zero stride", ["run", "--stride", "0"]),
-        ("negative padding", ["run", "--padding", "-1"]),
-        ("zero dilation", ["run", "--dilation", "1,0"]),
-        ("bad kernel text", ["run", "--kernel", "3x3"]),
-        ("three kernel sizes", ["run", "--kernel", "3,3,3"]),
-        ("groups not dividing in channels", ["run", "--in-channels", "4", "--groups", "3"]),
-        ("groups not dividing out channels", ["run", "--in-channels", "4", "--out-channels", "6", "--groups", "4"]),
-        ("zero groups", ["run", "--groups", "0"]),
-        ("kernel larger than padded input", ["run", "--height", "4", "--width", "4", "--kernel", "7", "--padding", "1"]),
+        ("zero stride", own(stride="0")),
+        ("negative padding", own(padding="-1")),
+        ("zero dilation", own(dilation="1,0")),
+        ("bad kernel text", own(kernel="3x3")),
+        ("three kernel sizes", own(kernel="3,3,3")),
+        ("groups not dividing in channels", own(groups="3")),
+        ("groups not dividing out channels", own(out_channels="6", groups="4")),
+        ("zero groups", own(groups="0")),
+        ("kernel larger than padded input", own(height="4", width="4", kernel="7", padding="1")),
+        ("own problem without --kernel", own(kernel=None)),
+        ("geometry flag alone", ["run", "--stride", "2"]),
+        ("--no-bias alone", ["run", "--no-bias"]),
+        ("--shape with a size flag", ["run", "--shape", "alexnet1", "--kernel", "3"]),
+        ("unknown --shape", ["run", "--shape", "nonexistent"]),
+        ("sweep --suite with a geometry flag", ["sweep", "--suite", "layers", "--padding", "1"]),
+        ("sweep without --kernel", ["sweep"] + own(kernel=None)[1:]),
         ("bad precision", ["run", "--precision", "half"] + small),
         ("unknown device index", ["run", "--device", "99"] + small),
         ("negative device index", ["run", "--device", "-3"] + small),
@@ -211,7 +394,9 @@ def test_bad_invocations(vkconv, tmp, failures):
         ("bias K mismatch", npy("x", "w", "--bias", p["b_k5"])),
         ("groups not dividing npy channels", npy("x", "w", "--groups", "2")),
         ("npy kernel larger than input", npy("x", "w", "--dilation", "5")),
-        ("shape flag with --input", npy("x", "w", "--batch", "2")),
+        ("size flag contradicting --input", npy("x", "w", "--batch", "2")),
+        ("--kernel contradicting --weight", npy("x", "w", "--kernel", "5")),
+        ("--shape with --input", npy("x", "w", "--shape", "alexnet1")),
         ("--input without --weight", ["run", "--input", p["x"]]),
         ("--output without --input", ["run", "--output", os.path.join(tmp, "y.npy")] + small),
         ("--no-bias with --bias", npy("x", "w", "--bias", p["b"], "--no-bias")),
@@ -234,15 +419,21 @@ def test_bad_invocations(vkconv, tmp, failures):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: test_cli.py path/to/vkconv")
-    vkconv = os.path.abspath(sys.argv[1])
+    args = sys.argv[1:]
+    bench = len(args) == 2 and args[0] == "--bench"
+    if len(args) != 1 and not bench:
+        sys.exit("usage: test_cli.py path/to/vkconv | test_cli.py --bench path/to/vkconv-bench")
+    tool = os.path.abspath(args[-1])
     failures = Failures()
     start = time.time()
     with tempfile.TemporaryDirectory(prefix="vkconv_cli_test_") as tmp:
-        test_numpy_problems(vkconv, tmp, failures)
-        test_random_mode_and_devices(vkconv, failures)
-        test_bad_invocations(vkconv, tmp, failures)
+        if bench:
+            test_bench_torch_defaults(tool, failures)
+        else:
+            test_numpy_problems(tool, tmp, failures)
+            test_torch_defaults(tool, tmp, failures)
+            test_random_mode_and_devices(tool, failures)
+            test_bad_invocations(tool, tmp, failures)
     print("%.1f s" % (time.time() - start))
     if failures.messages:
         print("%d failure(s)" % len(failures.messages))

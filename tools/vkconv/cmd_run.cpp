@@ -1,5 +1,8 @@
 // `vkconv run`: run one conv2d on a device, check it against the CPU reference, time it.
-// Problems come from flags (default alexnet1) with random inputs, or from NumPy files.
+// Problems come from flags (default alexnet1; problem_options.hpp says how the flags combine) or a
+// named shape of bench/shapes.json, with random inputs, or from NumPy files.
+#include <errno.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -7,6 +10,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "cache_options.hpp"
 #include "commands.hpp"
@@ -15,6 +19,7 @@
 #include "problem_options.hpp"
 #include "reference_check.hpp"
 #include "run_inputs.hpp"
+#include "shapes.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
@@ -36,6 +41,7 @@ struct RunFlags {
     std::string output;
     CacheFlags cache;
     bool explain = false;
+    std::string shape, shapesFile;  // a named shape of bench/shapes.json instead of flags
 };
 
 constexpr int64_t kGpuBatch = 256;  // alexnet1's batch
@@ -84,6 +90,7 @@ bool numpyMode(const RunFlags& f) { return !f.numpy.input.empty() || !f.numpy.we
 
 // Flag combinations that cannot mean anything, refused before any device work.
 void checkFlagCombinations(const RunFlags& f) {
+    if (!f.shape.empty()) requireOnlyBatch(f.problem, "--shape " + f.shape);
     if (f.iterations < 0) throw invalidArgument("--iterations", f.iterations, "must be >= 0 (0: no timing)");
     if (f.warmup < 0) throw invalidArgument("--warmup", f.warmup, "must be >= 0");
     if (!numpyMode(f)) {
@@ -96,10 +103,7 @@ void checkFlagCombinations(const RunFlags& f) {
     auto refuse = [](const std::string& message) { return Error(Error::Kind::InvalidArgument, message); };
     if (f.numpy.input.empty()) throw refuse("--weight needs --input X.npy");
     if (f.numpy.weight.empty()) throw refuse("--input needs --weight W.npy");
-    const auto shapeFlags = f.problem.givenShapeFlags();
-    if (!shapeFlags.empty())
-        throw refuse(shapeFlags.front() + " cannot be combined with --input: the sizes come from the "
-                     ".npy files; only --stride, --padding, --dilation and --groups apply");
+    if (!f.shape.empty()) throw refuse("--shape cannot be combined with --input: the sizes come from the .npy files");
     if (f.problem.noBias && !f.numpy.bias.empty())
         throw refuse("--no-bias contradicts --bias " + f.numpy.bias);
 }
@@ -110,29 +114,54 @@ std::string format(const char* fmt, double v) {
     return buf;
 }
 
+// The problem of a run without NumPy files: a named shape (its batch, or its CPU batch on a CPU
+// device, as `vkconv sweep --shape` uses), or the problem flags (alexnet1 without any).
+ConvProblem flagProblem(const RunFlags& f, const std::optional<bench::BenchShape>& shape, bool cpu) {
+    if (!shape) return buildProblem(f.problem, cpu ? kCpuBatch : kGpuBatch);
+    ConvProblem p = shape->problem;
+    p.batch = batchOr(f.problem, cpu ? shape->cpuBatch : p.batch);
+    p.validate();
+    return p;
+}
+
+std::string problemSource(const RunFlags& f, const ConvProblem& p, bool cpu) {
+    if (numpyMode(f)) return "the .npy files' shapes; stride, padding, dilation, groups: the flags, else 1, 0, 1, 1";
+    std::string s = f.shape.empty() ? describeProblemSource(f.problem) : "--shape " + f.shape;
+    if (!f.problem.given("--batch") && cpu)
+        s += "; batch " + std::to_string(p.batch) + " because the device is a CPU (--batch N for another)";
+    return s;
+}
+
 int runRun(const RunFlags& f) {
     checkFlagCombinations(f);
     const Precision precision = precisionFromString(f.precision);
     // Load files and validate flags before the (slow) device setup, so bad input fails fast.
     RunInputs inputs;
+    std::optional<bench::BenchShape> shape;
+    if (!f.shape.empty()) {
+        // argv[0] (glibc's program_invocation_name) locates the binary where /proc is missing (a chroot).
+        const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, program_invocation_name));
+        for (const auto& s : catalog.shapes)
+            if (s.name == f.shape) shape = s;
+        if (!shape)
+            throw invalidArgument("--shape", f.shape, "unknown; the shapes are in " + catalog.path +
+                                                          " (vkconv-bench --list lists them)");
+    }
     if (numpyMode(f))
         inputs = numpyInputs(f.numpy, f.problem);
     else
-        buildProblem(f.problem, kCpuBatch);
+        flagProblem(f, shape, true);
 
     Context context = makeContext(f.device, cacheContextOptions(f.cache));
     const DeviceInfo& device = context.device();
-    if (!numpyMode(f))
-        inputs = randomInputs(buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch), f.seed);
+    if (!numpyMode(f)) inputs = randomInputs(flagProblem(f, shape, device.isCpu()), f.seed);
     const ConvProblem& problem = inputs.problem;
 
     std::cout << "device:      " << describeDevice(device) << "\n";
     if (!f.device.profile.empty()) std::cout << "profile:     " << f.device.profile << "\n";
     std::cout << "problem:     " << problem.str() << "\n";
+    std::cout << "             (" << problemSource(f, problem, device.isCpu()) << ")\n";
     std::cout << "inputs:      " << inputs.source << "\n";
-    if (!numpyMode(f) && !f.problem.given("--batch") && device.isCpu())
-        std::cout << "             (batch " << kCpuBatch << " because the device is a CPU; --batch "
-                  << kGpuBatch << " for alexnet1's full batch)\n";
     std::cout.flush();
 
     ConvOptions options;
@@ -207,8 +236,18 @@ int runRun(const RunFlags& f) {
 void registerRunCommand(CLI::App& app, CommandAction& action) {
     auto f = std::make_shared<RunFlags>();
     CLI::App* cmd = app.add_subcommand(
-        "run", "run one conv2d, check it against the CPU reference and time it (default: alexnet1)");
-    addProblemFlags(*cmd, f->problem);
+        "run", "run one conv2d, check it against the CPU reference and time it (default: alexnet1; "
+               "a problem of your own: --in-channels --height --width --out-channels --kernel, with "
+               "torch's defaults for the rest)");
+    addProblemFlags(*cmd, f->problem,
+                    "default " + std::to_string(kGpuBatch) + ", " + std::to_string(kCpuBatch) +
+                        " on a CPU device; with --shape, the shape's");
+    cmd->add_option("--shape", f->shape,
+                    "run a named shape of bench/shapes.json (e.g. alexnet1, resnet50_l2_3x3_128) instead of flags")
+        ->type_name("NAME");
+    cmd->add_option("--shapes", f->shapesFile,
+                    "the shapes file (default: shapes.json next to the binary, else the source tree's)")
+        ->type_name("FILE");
     addDeviceFlags(*cmd, f->device);
     cmd->add_option("--precision", f->precision,
                     "fast: the best cooperative-matrix path, else fp32; fp32: the fp32 path")
@@ -226,8 +265,8 @@ void registerRunCommand(CLI::App& app, CommandAction& action) {
     cmd->add_flag("--check-all", f->checkAll,
                   "check every image against the reference (default: first, middle and last)");
     cmd->add_option("--input", f->numpy.input,
-                    "NumPy mode: input X, float32 (N, C, H, W); sizes come from the files and "
-                    "stride/padding/dilation/groups default to 1/0/1/1 as in torch")
+                    "NumPy mode: input X, float32 (N, C, H, W); sizes come from the files (size flags "
+                    "given must agree) and stride/padding/dilation/groups default to 1/0/1/1 as in torch")
         ->type_name("X.npy");
     cmd->add_option("--weight", f->numpy.weight, "NumPy mode: weight W, float32 (K, C/groups, R, S)")
         ->type_name("W.npy");

@@ -2,6 +2,7 @@
 // `vkconv run`) or a suite of bench/shapes.json, check each against the CPU reference, time it,
 // apply the acceptance rule against the current default and record the verdict in the tuning
 // cache, which every later Conv2d (and `vkconv run`) on this device and driver then uses.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -46,9 +47,7 @@ struct NamedProblem {
 // set up, so that a bad name fails fast.
 std::vector<bench::BenchShape> suiteShapes(const SweepFlags& f) {
     if (f.suite.empty() && f.shape.empty()) return {};
-    for (const std::string& flag : f.problem.givenShapeFlags())
-        if (flag != "--batch")
-            throw invalidArgument(flag, "given", "the suite's shapes set the sizes; only --batch applies with --suite/--shape");
+    requireOnlyBatch(f.problem, f.shape.empty() ? "--suite " + f.suite : "--shape " + f.shape);
     // argv[0] (glibc's program_invocation_name) locates the binary where /proc is missing (a chroot).
     const bench::ShapeCatalog catalog = bench::loadShapes(bench::findShapesFile(f.shapesFile, program_invocation_name));
     return f.shape.empty() ? bench::suiteShapes(catalog, f.suite)
@@ -62,7 +61,7 @@ std::vector<NamedProblem> problemsToSweep(const SweepFlags& f, std::vector<bench
     std::vector<NamedProblem> out;
     for (auto& s : shapes) {
         ConvProblem p = s.problem;
-        p.batch = f.problem.given("--batch") ? buildProblem(f.problem, 1).batch : device.isCpu() ? s.cpuBatch : p.batch;
+        p.batch = batchOr(f.problem, device.isCpu() ? s.cpuBatch : p.batch);
         p.validate();
         out.push_back({s.name, p});
     }
@@ -95,6 +94,12 @@ std::string pct(double percent) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g%%", percent);
     return buf;
+}
+
+// The width of the terminal on stdout; 0 where it cannot be read.
+int terminalColumns() {
+    winsize size{};
+    return ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 ? int(size.ws_col) : 0;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
@@ -131,6 +136,16 @@ int runSweep(SweepFlags f) {
 
     const bool terminal = ::isatty(STDOUT_FILENO);
     std::cout << "device:   " << describeDevice(device) << "\n";
+    if (problems.size() == 1) {
+        std::cout << "problem:  " << problems.front().problem.str() << "\n";
+        std::cout << "          ("
+                  << (!f.shape.empty()   ? "--shape " + f.shape
+                      : !f.suite.empty() ? "--suite " + f.suite
+                                         : describeProblemSource(f.problem))
+                  << ")\n";
+    } else {
+        std::cout << "problems: " << problems.size() << " of suite " << f.suite << ", each printed below\n";
+    }
     std::cout << "mode:     "
               << (f.settings.nearby ? "nearby: the current choice and up to 5 neighbours (same tile and grid)"
                   : f.settings.all  ? "full: every valid configuration"
@@ -153,7 +168,7 @@ int runSweep(SweepFlags f) {
     for (const auto& note : cache.notes()) std::cout << "          " << note << "\n";
     std::cout.flush();
 
-    Progress progress(std::cout, terminal);
+    Progress progress(std::cout, terminal, terminal ? terminalColumns() : 0);
     std::vector<ProblemSweep> results;
     size_t wrong = 0;
     bool nothingPassed = false;
@@ -208,7 +223,9 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     auto f = std::make_shared<SweepFlags>();
     CLI::App* cmd = app.add_subcommand(
         "sweep", "measure every configuration for a problem or suite, keep the best in the tuning cache");
-    addProblemFlags(*cmd, f->problem);
+    addProblemFlags(*cmd, f->problem,
+                    "default " + std::to_string(kGpuBatch) + ", " + std::to_string(kCpuBatch) +
+                        " on a CPU device, as `vkconv run`; with --suite/--shape, each shape's");
     addDeviceFlags(*cmd, f->device);
     addCacheFlags(*cmd, f->cache, "do not start from the tuning cache's entries: the default is the heuristic's", false);
     cmd->add_option("--suite", f->suite, "sweep a suite of bench/shapes.json instead of one problem")

@@ -92,7 +92,8 @@ PathStatus pathStatus(Path path, const DeviceInfo& e, const DeviceInfo& hw, cons
     st.runnable = st.config.has_value();
     if (path == Path::Fp32) return st;
     const ScalarType operand = path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
-    if (path == Path::CoopMatBF16 && st.config) {
+    // A listed bf16 shape is not run whatever the shader features say: there is no bf16 kernel.
+    if (path == Path::CoopMatBF16 && (st.config || (e.coopMatKhr && hasF32AccShape(e, operand)))) {
         st.runnable = false;
         st.why = "listed, not run: vkconv has no bf16 kernel yet";
         return st;

@@ -13,6 +13,10 @@ namespace {
 
 const char* const kShapeFlags[] = {"--batch", "--in-channels", "--height", "--width",
                                    "--out-channels", "--kernel"};
+// What a problem of the user's own must give (PyTorch's conv2d has no default for them).
+const char* const kRequiredFlags[] = {"--in-channels", "--height", "--width", "--out-channels", "--kernel"};
+const char* const kOwnProblemFlags[] = {"--in-channels", "--height", "--width", "--out-channels", "--kernel",
+                                        "--stride", "--padding", "--dilation", "--groups", "--no-bias"};
 
 int64_t parseInt(const std::string& flag, const std::string& text) {
     char* end = nullptr;
@@ -40,6 +44,13 @@ std::pair<int64_t, int64_t> parsePair(const std::string& flag, const std::string
     }
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string s;
+    for (size_t i = 0; i < items.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return s;
+}
+
 }  // namespace
 
 bool ProblemFlags::given(const std::string& flag) const {
@@ -54,25 +65,28 @@ std::vector<std::string> ProblemFlags::givenShapeFlags() const {
     return out;
 }
 
-void addProblemFlags(CLI::App& command, ProblemFlags& f) {
-    auto add = [&](const std::string& flag, std::string& value, const std::string& help) {
-        f.options[flag] = command.add_option(flag, value, help)->type_name("INT");
+std::vector<std::string> ProblemFlags::givenOwnProblemFlags() const {
+    std::vector<std::string> out;
+    for (const char* flag : kOwnProblemFlags)
+        if (given(flag)) out.push_back(flag);
+    return out;
+}
+
+void addProblemFlags(CLI::App& command, ProblemFlags& f, const std::string& batchHelp) {
+    auto add = [&](const std::string& flag, std::string& value, const std::string& help, const char* type) {
+        f.options[flag] = command.add_option(flag, value, help)->type_name(type);
     };
-    add("--batch", f.batch, "images N (default 256, or 8 on a CPU device)");
-    add("--in-channels", f.inChannels, "input channels C (default 3)");
-    add("--height", f.height, "input height H (default 224)");
-    add("--width", f.width, "input width W (default 224)");
-    add("--out-channels", f.outChannels, "output channels K (default 96)");
-    add("--groups", f.groups, "groups; C and K must be multiples (default 1; C for depthwise)");
-    f.options["--kernel"] = command.add_option("--kernel", f.kernel, "kernel size R[,S] (default 11)")
-                                ->type_name("R[,S]");
-    f.options["--stride"] = command.add_option("--stride", f.stride, "stride SH[,SW] (default 4)")
-                                ->type_name("S[,S]");
-    f.options["--padding"] = command.add_option("--padding", f.padding, "zero padding PH[,PW] (default 2)")
-                                 ->type_name("P[,P]");
-    f.options["--dilation"] = command.add_option("--dilation", f.dilation, "dilation DH[,DW] (default 1)")
-                                  ->type_name("D[,D]");
-    f.options["--no-bias"] = command.add_flag("--no-bias", f.noBias, "no bias term");
+    add("--batch", f.batch, "images N (" + batchHelp + ")", "INT");
+    add("--in-channels", f.inChannels, "input channels C (required for a problem of your own)", "INT");
+    add("--height", f.height, "input height H (required for a problem of your own)", "INT");
+    add("--width", f.width, "input width W (required for a problem of your own)", "INT");
+    add("--out-channels", f.outChannels, "output channels K (required for a problem of your own)", "INT");
+    add("--kernel", f.kernel, "kernel size R[,S] (required for a problem of your own)", "R[,S]");
+    add("--stride", f.stride, "stride SH[,SW] (default 1, as in torch)", "S[,S]");
+    add("--padding", f.padding, "zero padding PH[,PW] (default 0, as in torch)", "P[,P]");
+    add("--dilation", f.dilation, "dilation DH[,DW] (default 1, as in torch)", "D[,D]");
+    add("--groups", f.groups, "groups; C and K must be multiples (default 1; C for depthwise)", "INT");
+    f.options["--no-bias"] = command.add_flag("--no-bias", f.noBias, "no bias term (default: bias on, as in torch)");
 }
 
 void applyGeometryFlags(const ProblemFlags& f, ConvProblem& p) {
@@ -83,18 +97,78 @@ void applyGeometryFlags(const ProblemFlags& f, ConvProblem& p) {
     if (f.given("--groups")) p.groups = parseInt("--groups", f.groups);
 }
 
+int64_t batchOr(const ProblemFlags& f, int64_t fallback) {
+    if (!f.given("--batch")) return fallback;
+    const int64_t batch = parseInt("--batch", f.batch);
+    if (batch < 1) throw invalidArgument("--batch", batch, "must be >= 1");
+    return batch;
+}
+
 ConvProblem buildProblem(const ProblemFlags& f, int64_t defaultBatch) {
-    ConvProblem p = ConvProblem::alexnet1(defaultBatch);
-    if (f.given("--batch")) p.batch = parseInt("--batch", f.batch);
-    if (f.given("--in-channels")) p.inChannels = parseInt("--in-channels", f.inChannels);
-    if (f.given("--height")) p.height = parseInt("--height", f.height);
-    if (f.given("--width")) p.width = parseInt("--width", f.width);
-    if (f.given("--out-channels")) p.outChannels = parseInt("--out-channels", f.outChannels);
-    if (f.given("--kernel")) std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel, "R or R,S");
+    if (!f.ownProblem()) {
+        ConvProblem p = ConvProblem::alexnet1(batchOr(f, defaultBatch));
+        p.validate();
+        return p;
+    }
+    std::vector<std::string> missing;
+    for (const char* flag : kRequiredFlags)
+        if (!f.given(flag)) missing.push_back(flag);
+    if (!missing.empty())
+        throw invalidArgument(missing.front(), "missing",
+                              "a problem of your own (" + joined(f.givenOwnProblemFlags()) + " given) also needs " +
+                                  joined(missing) +
+                                  "; stride, padding, dilation and groups default to 1, 0, 1, 1 as in torch; "
+                                  "without any problem flag alexnet1 runs");
+    ConvProblem p;  // PyTorch's defaults: stride 1, padding 0, dilation 1, groups 1, bias on
+    p.batch = batchOr(f, defaultBatch);
+    p.inChannels = parseInt("--in-channels", f.inChannels);
+    p.height = parseInt("--height", f.height);
+    p.width = parseInt("--width", f.width);
+    p.outChannels = parseInt("--out-channels", f.outChannels);
+    std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel, "R or R,S");
     applyGeometryFlags(f, p);
     p.bias = !f.noBias;
     p.validate();
     return p;
+}
+
+void requireOnlyBatch(const ProblemFlags& f, const std::string& what) {
+    const auto own = f.givenOwnProblemFlags();
+    if (!own.empty())
+        throw invalidArgument(own.front(), "given", what + " sets the problem; only --batch applies with it");
+}
+
+std::string describeProblemSource(const ProblemFlags& f) {
+    if (!f.ownProblem())
+        return std::string("alexnet1: no problem flag") + (f.given("--batch") ? " but --batch" : "") + " given";
+    const std::pair<const char*, const char*> defaults[] = {
+        {"--stride", "stride 1"}, {"--padding", "padding 0"}, {"--dilation", "dilation 1"}, {"--groups", "groups 1"}};
+    std::vector<std::string> defaulted;
+    for (const auto& [flag, value] : defaults)
+        if (!f.given(flag)) defaulted.push_back(value);
+    if (!f.noBias) defaulted.push_back("bias on");
+    return "your flags" + (defaulted.empty() ? std::string() : "; torch's defaults: " + joined(defaulted));
+}
+
+void checkShapeFlagsAgree(const ProblemFlags& f, const ConvProblem& p, const std::string& source) {
+    auto check = [&](const char* flag, const std::string& text, int64_t actual) {
+        if (!f.given(flag)) return;
+        const int64_t v = parseInt(flag, text);
+        if (v != actual)
+            throw invalidArgument(flag, v, "contradicts " + source + ", which gives " + std::to_string(actual));
+    };
+    check("--batch", f.batch, p.batch);
+    check("--in-channels", f.inChannels, p.inChannels);
+    check("--height", f.height, p.height);
+    check("--width", f.width, p.width);
+    check("--out-channels", f.outChannels, p.outChannels);
+    if (f.given("--kernel")) {
+        const auto [r, s] = parsePair("--kernel", f.kernel, "R or R,S");
+        if (r != p.kernelH || s != p.kernelW)
+            throw invalidArgument("--kernel", f.kernel,
+                                  "contradicts " + source + ", which gives " + std::to_string(p.kernelH) + "," +
+                                      std::to_string(p.kernelW));
+    }
 }
 
 }  // namespace vkconv::cli

@@ -1,6 +1,17 @@
 // The command-line flags that describe one conv2d problem (sizes, kernel, stride, padding,
-// dilation, groups, bias). Shared by every subcommand that runs problems (`run`, `sweep`): each
-// calls addProblemFlags() on its CLI11 subcommand and buildProblem() after parsing.
+// dilation, groups, bias), shared by every command that runs problems (`vkconv run`, `vkconv
+// sweep`, `vkconv-bench`): each calls addProblemFlags() on its CLI11 app and buildProblem()
+// after parsing.
+//
+// Their meaning, the same everywhere:
+// - No problem flag at all (or only --batch): alexnet1.
+// - Any other problem flag: a problem of the user's own, which needs --in-channels, --height,
+//   --width, --out-channels and --kernel (PyTorch's conv2d has no default for them either; a
+//   missing one is an error that names it). --stride, --padding, --dilation and --groups default
+//   to PyTorch's 1, 0, 1 and 1, and the bias is on unless --no-bias is given. Nothing is taken
+//   from alexnet1.
+// - --batch replaces the batch of whichever problem runs; without it each command keeps its own
+//   default batch (the caller's `defaultBatch`).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,23 +33,42 @@ struct ProblemFlags {
 
     // Whether the user gave the flag (e.g. "--batch"); filled by addProblemFlags.
     bool given(const std::string& flag) const;
-    // The shape flags (sizes and --kernel) the user gave, e.g. {"--batch", "--kernel"}: NumPy
-    // mode refuses them, as the shapes come from the files there.
+    // The shape flags (sizes and --kernel) the user gave, e.g. {"--batch", "--kernel"}.
     std::vector<std::string> givenShapeFlags() const;
+    // Every problem flag the user gave except --batch: what describes a problem of their own.
+    std::vector<std::string> givenOwnProblemFlags() const;
+    // Whether the flags describe a problem of the user's own (any problem flag but --batch).
+    bool ownProblem() const { return !givenOwnProblemFlags().empty(); }
 
     std::map<std::string, CLI::Option*> options;
 };
 
 // Adds --batch --in-channels --height --width --out-channels --kernel --stride --padding
 // --dilation --groups --no-bias to `command`, bound to `flags` (which must outlive parsing).
-void addProblemFlags(CLI::App& command, ProblemFlags& flags);
+// `batchHelp` describes the default batch of this command.
+void addProblemFlags(CLI::App& command, ProblemFlags& flags, const std::string& batchHelp);
 
-// The problem the flags describe: alexnet1 with every given flag applied, `defaultBatch` images
-// when --batch is absent. Validated: throws vkconv::Error naming the bad field and value.
+// The problem the flags describe (see the top of this file), `defaultBatch` images when --batch
+// is absent. Validated: throws vkconv::Error naming the bad or missing field and value.
 ConvProblem buildProblem(const ProblemFlags& flags, int64_t defaultBatch);
+
+// --batch if given (parsed, >= 1), else `fallback`.
+int64_t batchOr(const ProblemFlags& flags, int64_t fallback);
+
+// Refuses any problem flag but --batch: a named shape or suite (`what`, e.g. "--shape
+// resnet50_conv1") sets every other field.
+void requireOnlyBatch(const ProblemFlags& flags, const std::string& what);
+
+// Where the problem's fields came from, e.g. "alexnet1: no problem flag given" or "your flags;
+// torch's defaults: stride 1, padding 0 and bias on" (the fields not given).
+std::string describeProblemSource(const ProblemFlags& flags);
 
 // Applies only --stride --padding --dilation --groups (the geometry a tensor's shape does not
 // carry) to `problem`, whose sizes come from elsewhere (NumPy files). Does not validate.
 void applyGeometryFlags(const ProblemFlags& flags, ConvProblem& problem);
+
+// For sizes that come from elsewhere (NumPy files): every shape flag given must agree with
+// `problem`; throws vkconv::Error naming the flag, its value and `source`'s otherwise.
+void checkShapeFlagsAgree(const ProblemFlags& flags, const ConvProblem& problem, const std::string& source);
 
 }  // namespace vkconv::cli

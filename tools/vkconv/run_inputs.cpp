@@ -73,6 +73,8 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
     p.groups = 1;
     applyGeometryFlags(flags, p);
     p.bias = !paths.bias.empty();
+    checkShapeFlagsAgree(flags, p, "the .npy files (--input " + paths.input + " shape " + shapeString(x.shape) +
+                                       ", --weight " + paths.weight + " shape " + shapeString(w.shape) + ")");
     // validate() first: it names the cause when groups does not divide X's channels, which would
     // otherwise surface as a confusing weight-shape mismatch.
     p.validate();

@@ -26,8 +26,8 @@ struct NumpyPaths {
     std::string input, weight, bias;  // bias may be empty: no bias
 };
 
-// Reads X (N,C,H,W), W (K,C/groups,R,S) and optionally B (K,). Sizes come from the shapes; the
-// stride, padding, dilation and groups flags still apply. Throws vkconv::Error naming the file,
+// Reads X (N,C,H,W), W (K,C/groups,R,S) and optionally B (K,). Sizes come from the shapes (size
+// flags, where given, must agree with them); the stride, padding, dilation and groups flags apply. Throws vkconv::Error naming the file,
 // the field and the value when the shapes do not fit together.
 RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags);
 

@@ -174,6 +174,7 @@ PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, cons
     size_t done = 0;
     for (const auto& config : candidates) {
         if (settings.budgetSeconds > 0 && done > 0 && secondsSince(t0) > settings.budgetSeconds) break;
+        progress.begin(done, config);
         CandidateResult r = bench.measure(config, settings.timing);
         r.heuristicRank = rankOf.count(config.str()) ? rankOf[config.str()] : 0;
         r.order = done + 1;

@@ -29,20 +29,51 @@ const CandidateResult* PathSweep::find(const KernelConfig& config) const {
 void Progress::start(const std::string& label, size_t total) {
     label_ = label;
     total_ = total;
+    bestMs_ = 0;
     start_ = std::chrono::steady_clock::now();
 }
 
+double Progress::elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+std::string Progress::duration(double seconds) {
+    const long long s = std::llround(std::max(0.0, seconds));
+    char buf[32];
+    if (s < 60) std::snprintf(buf, sizeof buf, "%lld s", s);
+    else if (s < 3600) std::snprintf(buf, sizeof buf, "%lldm%02llds", s / 60, s % 60);
+    else std::snprintf(buf, sizeof buf, "%lldh%02lldm", s / 3600, s / 60 % 60);
+    return buf;
+}
+
+std::string Progress::figures(size_t done, size_t total, double elapsedSeconds, double bestMs) {
+    std::string s = std::to_string(done) + "/" + std::to_string(total) + ", " + duration(elapsedSeconds) + " elapsed";
+    // The time left at the mean pace so far; none before the first candidate is done.
+    if (done > 0 && done < total)
+        s += ", ~" + duration(elapsedSeconds / double(done) * double(total - done)) + " left";
+    if (bestMs > 0) s += ", best " + fmt("%.4f", bestMs) + " ms";
+    return s;
+}
+
+void Progress::redraw(size_t done, const std::string& tail) {
+    constexpr size_t kWidth = 20;
+    const size_t filled = total_ ? std::min(done, total_) * kWidth / total_ : kWidth;
+    std::string bar(filled, '#');
+    bar.resize(kWidth, '.');
+    std::string line = "  [" + bar + "] " + figures(done, total_, elapsed(), bestMs_) + "  " + label_ + tail;
+    // Longer than the terminal, the line would wrap and '\r' would no longer return to its start.
+    if (line.size() >= columns_) line.resize(columns_ - 1);
+    out_ << "\r\033[K" << line << std::flush;
+}
+
+void Progress::begin(size_t done, const KernelConfig& next) {
+    if (terminal_) redraw(done, "  timing " + next.str());
+}
+
 void Progress::update(size_t done, const CandidateResult& last, double bestMs) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double eta = done ? elapsed / double(done) * double(total_ - done) : 0;
+    bestMs_ = bestMs;
     if (terminal_) {
-        constexpr size_t kWidth = 28;
-        const size_t filled = total_ ? done * kWidth / total_ : kWidth;
-        std::string bar(filled, '#');
-        bar.resize(kWidth, '.');
-        out_ << "\r\033[K  [" << bar << "] " << done << "/" << total_ << "  "
-             << (bestMs > 0 ? "best " + fmt("%.3f", bestMs) + " ms  " : std::string()) << "eta "
-             << fmt("%.0f", eta) << " s  " << label_ << std::flush;
+        redraw(done, "");
         return;
     }
     char head[48];
@@ -53,7 +84,10 @@ void Progress::update(size_t done, const CandidateResult& last, double bestMs) {
              << fmt("%.0f", last.planMs) << " ms)  ";
     else
         out_ << toString(last.status) << ": " << last.error << "  ";
-    out_ << last.config.str() << "\n" << std::flush;
+    out_ << last.config.str() << "\n";
+    if (done % kPlainSummaryEvery == 0 && done < total_)
+        out_ << "  progress: " << figures(done, total_, elapsed(), bestMs_) << " (" << label_ << ")\n";
+    out_ << std::flush;
 }
 
 void Progress::finish() {

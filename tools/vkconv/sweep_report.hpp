@@ -51,19 +51,38 @@ struct ProblemSweep {
     double seconds = 0;
 };
 
-// Progress over one path's candidates.
+// Progress over one path's candidates. On a terminal, one line redrawn in place: a bar, candidates
+// done / total, elapsed time, an estimate of the time left, the best median so far, the label and
+// the configuration being timed, cut to the terminal's width. Elsewhere (a log, a pipe), plain
+// lines: one per candidate, and every kPlainSummaryEvery candidates a line with the same figures.
 class Progress {
 public:
-    Progress(std::ostream& out, bool terminal) : out_(out), terminal_(terminal) {}
+    static constexpr size_t kPlainSummaryEvery = 10;
+
+    // `columns`: the terminal's width (0: unknown, 80 is assumed).
+    Progress(std::ostream& out, bool terminal, int columns = 0)
+        : out_(out), terminal_(terminal), columns_(columns > 0 ? size_t(columns) : 80) {}
     void start(const std::string& label, size_t total);
+    // Before each candidate: on a terminal, shows which one is being timed.
+    void begin(size_t done, const KernelConfig& next);
     void update(size_t done, const CandidateResult& last, double bestMs);
     void finish();
 
+    // The figures of the progress line: "12/150, 1m05s elapsed, ~12m30s left, best 0.3860 ms".
+    static std::string figures(size_t done, size_t total, double elapsedSeconds, double bestMs);
+    // "42 s", "3m05s", "1h02m".
+    static std::string duration(double seconds);
+
 private:
+    void redraw(size_t done, const std::string& tail);
+    double elapsed() const;
+
     std::ostream& out_;
     bool terminal_;
+    size_t columns_;
     std::string label_;
     size_t total_ = 0;
+    double bestMs_ = 0;
     std::chrono::steady_clock::time_point start_;
 };
 
