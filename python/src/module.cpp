@@ -14,4 +14,5 @@ NB_MODULE(vkconv, m) {
     vkconv::python::bindDevices(m);
     vkconv::python::bindTuning(m);
     vkconv::python::bindConv2d(m);
+    vkconv::python::bindReference(m);
 }
