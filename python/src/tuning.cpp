@@ -2,6 +2,7 @@
 // heuristic's ranking and neighbourhoods, can_implement, the tuning cache, timing summaries and
 // the acceptance rule. The sweep's driver itself (which candidates, in which order, the report)
 // lives in the CLI (tools/vkconv/sweep_*.cpp); python/examples/sweep.py is the same loop on this API.
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
