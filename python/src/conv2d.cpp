@@ -176,7 +176,11 @@ nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::han
     bool unbatched = false;
     const ConvProblem p = buildProblem(batchedShape(xa.shape, unbatched), wa.shape, ba ? &ba->shape : nullptr, g);
     nb::object ctxObject = context.is_none() ? defaultContext() : nb::borrow(context);
-    const Context ctx = nb::cast<const PyContext&>(ctxObject).context;
+    PyContext* pyContext = nullptr;
+    if (!nb::try_cast(ctxObject, pyContext) || !pyContext)
+        throw invalidArgument("type(context)", nb::cast<std::string>(nb::str(ctxObject.type().attr("__name__"))),
+                              "expected a vkconv.Context or None");
+    const Context ctx = pyContext->context;
     OutputArray out(resultShape(p, unbatched));
     {
         nb::gil_scoped_release release;
@@ -197,9 +201,9 @@ constexpr const char* kArraysDoc =
 }  // namespace
 
 void bindConv2d(nb::module_& m) {
-    m.def("conv2d", &conv2dFunction, nb::arg("x"), nb::arg("w"), nb::arg("b") = nb::none(), nb::arg("stride") = 1,
-          nb::arg("padding") = 0, nb::arg("dilation") = 1, nb::arg("groups") = 1, nb::arg("precision") = "fast",
-          nb::arg("context") = nb::none(),
+    m.def("conv2d", &conv2dFunction, nb::arg("x").none(), nb::arg("w").none(), nb::arg("b").none() = nb::none(), nb::arg("stride").none() = 1,
+          nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1, nb::arg("precision") = "fast",
+          nb::arg("context").none() = nb::none(),
           nb::sig("def conv2d(x: numpy.typing.ArrayLike, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
                   "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
                   "dilation: int | tuple[int, int] = 1, groups: int = 1, precision: str = 'fast', "
@@ -243,8 +247,8 @@ void bindConv2d(nb::module_& m) {
                      }
                  }
              },
-             nb::arg("context"), nb::arg("w"), nb::arg("b") = nb::none(), nb::arg("stride") = 1,
-             nb::arg("padding") = 0, nb::arg("dilation") = 1, nb::arg("groups") = 1, nb::arg("precision") = "fast",
+             nb::arg("context"), nb::arg("w").none(), nb::arg("b").none() = nb::none(), nb::arg("stride").none() = 1,
+             nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1, nb::arg("precision") = "fast",
              nb::arg("config") = nb::none(), nb::arg("use_tuning_cache") = true, nb::arg("input_shape") = nb::none(),
              nb::sig("def __init__(self, context: Context, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
                      "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
@@ -258,10 +262,10 @@ void bindConv2d(nb::module_& m) {
                           "input_shape: plan for this input shape now (else on the first call).\n\n") +
               kArraysDoc)
                  .c_str())
-        .def("__call__", &PyConv2d::call, nb::arg("x"),
+        .def("__call__", &PyConv2d::call, nb::arg("x").none(),
              nb::sig("def __call__(self, x: numpy.typing.ArrayLike) -> numpy.typing.NDArray[numpy.float32]"),
              "conv2d(x): copies x to the device, runs, copies the result back into a new float32 array.")
-        .def("time", &PyConv2d::time, nb::arg("x"), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
+        .def("time", &PyConv2d::time, nb::arg("x").none(), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
              nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20) -> list[float]"),
              "GPU time in milliseconds of each of `iterations` runs on x (timestamp queries; after `warmup`\n"
              "untimed runs). The copies of x and of the result are not included: time a call for those.")

@@ -2,6 +2,7 @@
 #include "conv_args.hpp"
 
 #include <Python.h>
+#include <nanobind/stl/string.h>
 
 #include "arrays.hpp"
 #include "vkconv/error.hpp"

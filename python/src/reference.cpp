@@ -48,7 +48,7 @@ nb::ndarray<nb::numpy, double> reference(const ConvProblem& p, nb::handle x, nb:
 }  // namespace
 
 void bindReference(nb::module_& m) {
-    m.def("reference_conv2d", &reference, nb::arg("problem"), nb::arg("x"), nb::arg("w"), nb::arg("b") = nb::none(),
+    m.def("reference_conv2d", &reference, nb::arg("problem"), nb::arg("x").none(), nb::arg("w").none(), nb::arg("b").none() = nb::none(),
           nb::sig("def reference_conv2d(problem: ConvProblem, x: numpy.typing.ArrayLike, w: numpy.typing.ArrayLike, "
                   "b: numpy.typing.ArrayLike | None = None) -> numpy.typing.NDArray[numpy.float64]"),
           "vkconv's CPU reference for problem, accumulating in double (all CPU threads, without the GIL):\n"
@@ -67,7 +67,7 @@ void bindReference(nb::module_& m) {
             std::vector<double> refs(static_cast<const double*>(r.data()), static_cast<const double*>(r.data()) + r.size());
             return relativeError(o.data, refs);
         },
-        nb::arg("out"), nb::arg("ref"),
+        nb::arg("out").none(), nb::arg("ref").none(),
         nb::sig("def relative_error(out: numpy.typing.ArrayLike, ref: numpy.typing.NDArray[numpy.float64]) -> float"),
         "||out - ref|| / ||ref||; infinity if out has any NaN or infinity (NaN never passes).");
 }

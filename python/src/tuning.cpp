@@ -29,8 +29,8 @@ void bindProblem(nb::module_& m) {
                 const std::vector<int64_t> b{weight.empty() ? 0 : weight[0]};
                 return buildProblem(input, weight, bias ? &b : nullptr, g);
             },
-            nb::arg("input_shape"), nb::arg("weight_shape"), nb::arg("bias") = true, nb::arg("stride") = 1,
-            nb::arg("padding") = 0, nb::arg("dilation") = 1, nb::arg("groups") = 1,
+            nb::arg("input_shape"), nb::arg("weight_shape"), nb::arg("bias") = true, nb::arg("stride").none() = 1,
+            nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1,
             nb::sig("def from_shapes(input_shape: collections.abc.Sequence[int], weight_shape: collections.abc.Sequence[int], bias: bool = True, "
                     "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
                     "dilation: int | tuple[int, int] = 1, groups: int = 1) -> ConvProblem"),
