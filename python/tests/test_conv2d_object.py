@@ -2,6 +2,7 @@
 import gc
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -95,3 +96,30 @@ def test_conv2d_keeps_its_context_alive(rng):
     gc.collect()
     assert relative_error(conv(x), conv2d_reference(x, w)) <= 1e-5
     assert isinstance(conv.context, vkconv.Context)
+
+
+def test_the_gil_is_released_while_the_device_works(ctx, rng):
+    # While one thread waits for a long convolution, this one keeps running Python: the longest
+    # pause it sees must be far shorter than the call (holding the GIL would pause it throughout).
+    x, w = uniform(rng, (8, 32, 48, 48)), uniform(rng, (32, 32, 3, 3))
+    conv = vkconv.Conv2d(ctx, w, padding=1, precision="fp32", input_shape=x.shape)
+    conv(x)
+    done, seconds = threading.Event(), []
+
+    def work():
+        t0 = time.perf_counter()
+        conv(x)
+        seconds.append(time.perf_counter() - t0)
+        done.set()
+
+    thread = threading.Thread(target=work)
+    last = time.perf_counter()
+    longest = 0.0
+    thread.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    thread.join()
+    if seconds[0] < 0.05:
+        pytest.skip(f"the call took {seconds[0] * 1e3:.1f} ms: too short to tell a held GIL from a released one")
+    assert longest < seconds[0] / 2, f"this thread paused {longest:.3f} s during a {seconds[0]:.3f} s call"
