@@ -196,7 +196,8 @@ constexpr const char* kArraysDoc =
     "float16, bfloat16 and float64 arrays are converted to float32, and arrays of any other layout\n"
     "(transposed, sliced, Fortran order) are copied, as numpy.ascontiguousarray(a, numpy.float32)\n"
     "would. Refused with ArgumentError: integer, bool and complex dtypes, arrays on a GPU, and\n"
-    "shapes that do not fit together. The result is a new C-contiguous float32 NumPy array.";
+    "shapes that do not fit together, and Python lists (numpy.asarray them first). The result is a\n"
+    "new C-contiguous float32 NumPy array.";
 
 }  // namespace
 
