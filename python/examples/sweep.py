@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Tune one conv2d problem from Python and record the winner in vkconv's tuning cache.
 
-This is `vkconv sweep`'s loop (tools/vkconv/sweep_path.cpp) written on the module's tuning API:
-the heuristic's top candidates (rank_configs), each built with exactly that configuration
-(Conv2d(config=...)), checked against the CPU reference (reference_conv2d, relative_error,
-error_bound) and timed with GPU timestamps (Conv2d.time, summarize_times); then the acceptance
-rule (decide_acceptance) against the default (the cache's entry, else the heuristic's choice),
-with the confirming second timing, and the verdict stored (TuningCache.put, save). Every later
-Conv2d for this device, driver and problem then uses the recorded configuration on its own.
+The loop of `vkconv sweep` (tools/vkconv/sweep_path.cpp), in a simpler form, on the module's
+tuning API: the heuristic's top candidates (rank_configs), each built with exactly that
+configuration (Conv2d(config=...)), checked against the CPU reference on every image
+(reference_conv2d, relative_error, error_bound) and timed with GPU timestamps after a warm-up
+(Conv2d.time, summarize_times); then the acceptance rule (decide_acceptance) against the default
+(the cache's entry, else the heuristic's choice), with the confirming second timing, and the
+verdict stored (TuningCache.put, save). Every later Conv2d for this device, driver and problem
+then uses the recorded configuration on its own. (The CLI also re-times the leaders in
+interleaved rounds before it decides; use it for tuning that is recorded for good.)
 
     python3 sweep.py --input-shape 8,64,56,56 --weight-shape 64,64,3,3 --padding 1
     python3 sweep.py --input-shape 2,3,224,224 --weight-shape 96,3,11,11 --stride 4 --padding 2 --precision fp32

@@ -99,9 +99,10 @@ public:
         return out.release();
     }
 
-    std::vector<double> time(nb::handle x, int warmup, int iterations) {
+    std::vector<double> time(nb::handle x, int warmup, int iterations, double warmupMs) {
         if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
         if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
+        if (!(warmupMs >= 0)) throw invalidArgument("warmup_ms", warmupMs, "must be >= 0");
         const HostArray a = importArray(x, "x");
         bool unbatched = false;
         const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
@@ -109,7 +110,11 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         Plan& pl = plan(p);
         pl.input.upload(a.data, a.elements());
-        return pl.conv.time(pl.input, pl.output, warmup, iterations);
+        TimingOptions options;
+        options.warmupMs = warmupMs;
+        options.warmupRuns = warmup;
+        options.iterations = iterations;
+        return pl.conv.time(pl.input, pl.output, options);
     }
 
     // The plan for input_shape (planned now if needed), else the last one used.
@@ -267,9 +272,13 @@ void bindConv2d(nb::module_& m) {
              nb::sig("def __call__(self, x: numpy.typing.ArrayLike) -> numpy.typing.NDArray[numpy.float32]"),
              "conv2d(x): copies x to the device, runs, copies the result back into a new float32 array.")
         .def("time", &PyConv2d::time, nb::arg("x").none(), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
-             nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20) -> list[float]"),
-             "GPU time in milliseconds of each of `iterations` runs on x (timestamp queries; after `warmup`\n"
-             "untimed runs). The copies of x and of the result are not included: time a call for those.")
+             nb::arg("warmup_ms") = 200.0,
+             nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20, "
+                     "warmup_ms: float = 200.0) -> list[float]"),
+             "GPU time in milliseconds of each of `iterations` runs on x (timestamp queries), after the\n"
+             "kernel has run back to back for warmup_ms (a GPU idle during host work runs at low clocks)\n"
+             "and then `warmup` untimed runs. The copies of x and of the result are not included: time a\n"
+             "call for those.")
         .def("describe",
              [](PyConv2d& c, std::optional<std::vector<int64_t>> inputShape) {
                  return c.withPlan(inputShape, [](Plan& p) { return p.conv.describe(); });

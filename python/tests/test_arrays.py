@@ -145,3 +145,5 @@ def test_conv2d_object_checks_its_inputs_too(ctx, rng):
         conv(np.zeros((1, 4, 8, 8), np.int64))
     with pytest.raises(vkconv.ArgumentError, match=r"iterations = 0: must be >= 1"):
         conv.time(uniform(rng, (1, 4, 8, 8)), iterations=0)
+    with pytest.raises(vkconv.ArgumentError, match=r"warmup_ms = -1: must be >= 0"):
+        conv.time(uniform(rng, (1, 4, 8, 8)), warmup_ms=-1)
