@@ -9,6 +9,8 @@
 #   include/vulkan, include/vk_video  Vulkan headers from Debian 13 (coopmat/coopmat2 aware)
 #   include/vk_mem_alloc.h            VMA from Debian 13
 #   bin/glslangValidator, bin/glslang glslang 15.x built from Debian 13's source package
+#   share/nanobind                    nanobind 2.5 (Debian 13's nanobind-dev; Debian 12 has none),
+#                                     for the Python module
 # With --with-mesa26 (or VKCONV_MESA26=1) it also debootstraps a Debian 13 root
 # (default /var/cache/vkconv/trixie-root, env VKCONV_MESA26_ROOT) with Mesa 26
 # lavapipe from trixie-backports, for VK_KHR_cooperative_matrix testing.
@@ -25,7 +27,7 @@ JOBS="${VKCONV_JOBS:-2}"
 for arg in "$@"; do
   case "$arg" in
     --with-mesa26) WITH_MESA26=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -52,11 +54,13 @@ PIN_FILE=/etc/apt/preferences.d/vkconv.pref
 GLSLANG_STAMP="$PREFIX/.stamp-glslang"
 HEADERS_STAMP="$PREFIX/.stamp-headers"
 MESA26_STAMP="$MESA26_ROOT/.vkconv-mesa26-done"
+NANOBIND_STAMP="$PREFIX/.stamp-nanobind"
 
 HOST_PKGS=(g++ cmake ninja-build pkg-config dpkg-dev
            libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
            python3-numpy libvulkan1 libvulkan-dev vulkan-tools vulkan-validationlayers
-           debootstrap)
+           debootstrap
+           python3-dev python3-pytest)  # the Python module (nanobind: see install_nanobind)
 # Debian 13 binary packages whose headers we only unpack (dpkg-deb -x) into $PREFIX.
 # Trixie has no separate Vulkan headers package: vulkan_core.h and vk_video/ ship
 # in libvulkan-dev (source vulkan-loader, Architecture: amd64, but the headers are
@@ -65,6 +69,7 @@ TRIXIE_HEADER_PKGS=(libvulkan-dev libvulkan-memory-allocator-dev)
 
 prefix_complete() {
   [[ -f "$GLSLANG_STAMP" && -f "$HEADERS_STAMP" && -x "$PREFIX/bin/glslangValidator" ]] || return 1
+  [[ -f "$NANOBIND_STAMP" ]] || return 1
   [[ "$WITH_MESA26" != 1 || -f "$MESA26_STAMP" ]]
 }
 
@@ -213,6 +218,37 @@ install_trixie_headers() {
     grep -q "#define ${ext} " "$PREFIX/include/vulkan/vulkan_core.h" || die "headers lack $ext"
   done
   echo "$want" > "$HEADERS_STAMP"
+}
+
+# ------------------------------------------------ nanobind from Debian 13 (no dpkg -i)
+# nanobind-dev (Architecture: all) holds nanobind's CMake package, headers, sources and
+# stubgen.py; it is unpacked into $PREFIX/share/nanobind, where CMake finds it through
+# VKCONV_DEPS_PREFIX. nanobind 2.5 needs tsl::robin_map >= 1.3 (Debian 12 has 1.2.1): Debian 13's
+# robin-map-dev headers go where nanobind looks for its bundled copy (ext/robin_map/include).
+NANOBIND_PKGS=(nanobind-dev robin-map-dev)
+install_nanobind() {
+  local want tmp p deb nb="$PREFIX/share/nanobind"
+  want=$(for p in "${NANOBIND_PKGS[@]}"; do
+           printf '%s=%s ' "$p" "$(apt-cache show "$p/trixie" 2>/dev/null | awk '/^Version:/ { print $2; exit }')"
+         done)
+  [[ "$(cat "$NANOBIND_STAMP" 2>/dev/null || true)" == "$want" && -f "$nb/cmake/nanobind-config.cmake" \
+     && -f "$nb/ext/robin_map/include/tsl/robin_map.h" ]] && return 0
+  log "unpacking Debian 13 nanobind into $nb: $want"
+  tmp="$WORK/nanobind"; mkdir -p "$tmp"
+  chown _apt "$tmp" 2>/dev/null || true
+  for p in "${NANOBIND_PKGS[@]}"; do
+    (cd "$tmp" && apt-get "${APT_OPTS[@]}" download -qq "$p/trixie") || die "apt-get download $p/trixie failed"
+  done
+  for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$tmp/root"; done
+  [[ -f "$tmp/root/usr/share/nanobind/cmake/nanobind-config.cmake" && -f "$tmp/root/usr/share/nanobind/stubgen.py" ]] \
+    || die "nanobind-dev lacks cmake/nanobind-config.cmake or stubgen.py"
+  [[ -f "$tmp/root/usr/include/tsl/robin_map.h" ]] || die "robin-map-dev lacks tsl/robin_map.h"
+  mkdir -p "$tmp/root/usr/share/nanobind/ext/robin_map/include"
+  cp -a "$tmp/root/usr/include/tsl" "$tmp/root/usr/share/nanobind/ext/robin_map/include/"
+  mkdir -p "$PREFIX/share"
+  rm -rf "$nb"
+  cp -a "$tmp/root/usr/share/nanobind" "$PREFIX/share/"
+  echo "$want" > "$NANOBIND_STAMP"
 }
 
 # ----------------------------------------------------- glslang from trixie source
@@ -372,6 +408,7 @@ report() {
   # VK_HEADER_VERSION_COMPLETE VK_MAKE_API_VERSION(0, 1, 4, VK_HEADER_VERSION) -> 1.4
   api=$(sed -n 's/^#define VK_HEADER_VERSION_COMPLETE VK_MAKE_API_VERSION(0, *\([0-9]*\), *\([0-9]*\),.*/\1.\2/p' "$h" 2>/dev/null)
   echo "vulkan-headers: ${api:-?}.${v:-?} ($h)"
+  echo "nanobind:       $(cat "$NANOBIND_STAMP" 2>/dev/null || echo '?') ($PREFIX/share/nanobind)"
   echo "vma:            $(grep -m1 -o 'Version [0-9.]*' "$PREFIX/include/vk_mem_alloc.h" 2>/dev/null || echo '?') ($PREFIX/include/vk_mem_alloc.h)"
   echo "host lavapipe:  $(lavapipe_info env -u VK_ICD_FILENAMES -u VK_DRIVER_FILES vulkaninfo)"
   if [[ "$WITH_MESA26" == 1 || -f "$MESA26_STAMP" ]]; then
@@ -389,6 +426,7 @@ if check_host; then
   setup_apt_sources
   install_host_packages
   install_trixie_headers
+  install_nanobind
   build_glslang
   [[ "$WITH_MESA26" == 1 ]] && setup_mesa26_root
 fi

@@ -15,7 +15,9 @@
 #      (LP_NATIVE_VECTOR_WIDTH=128/256/512), on the system lavapipe and in the Mesa 26 root; there
 #      the cooperative-matrix path must run at size 8 (Mesa 26 offers none at 4, and vkconv refuses
 #      size 16, where lavapipe crashes compiling it). Stages 3 and 4 leave the suite to this one.
-#   6. a summary: per-stage times and "tests: P passed, F failed, S skipped" over all runs
+#   6. the Python module's pytest suite (python/tests) on the system lavapipe, with Debian's
+#      /usr/bin/python3 (python3-numpy, python3-pytest); not in the Mesa 26 root, which has no Python
+#   7. a summary: per-stage times and "tests: P passed, F failed, S skipped" over all runs
 # --quick leaves out the seeded random problems (the hand-picked ones, chunking, validation,
 # API and planning tests still run). Exit status is non-zero on any failure.
 #
@@ -29,7 +31,7 @@ QUICK=0
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -66,9 +68,13 @@ stage_start "configure + build (Release) in $BUILD"
 # files to compile); without them neither is needed.
 TOOLS=OFF
 [[ -f "$REPO/tests/cli/CMakeLists.txt" ]] && TOOLS=ON
+# The Python module for Debian's python3 (its NumPy and pytest are Debian packages; a pyenv or
+# other python3 earlier on PATH would get a module it cannot import them with).
+PYTHON=/usr/bin/python3
 cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=ON \
-  -DVKCONV_BUILD_BENCH=$TOOLS -DVKCONV_BUILD_TOOLS=$TOOLS >/dev/null || die "cmake configure failed"
-TARGETS=(vkconv_tests)
+  -DVKCONV_BUILD_BENCH=$TOOLS -DVKCONV_BUILD_TOOLS=$TOOLS \
+  -DVKCONV_BUILD_PYTHON=ON -DPython_EXECUTABLE=$PYTHON >/dev/null || die "cmake configure failed"
+TARGETS=(vkconv_tests vkconv_python_stub)   # the stub target builds the module first
 [[ $TOOLS == ON ]] && TARGETS+=(vkconv_cli vkconv_bench)
 cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" || die "build failed"
 mkdir -p "$LOGS"
@@ -84,7 +90,8 @@ mkdir -p "$VKCONV_CACHE_DIR"
 stage_start "ctest on the system lavapipe"
 CTEST_ARGS=(--test-dir "$BUILD" -j "$JOBS" --output-on-failure --output-junit "$LOGS/ctest-host.xml")
 # The portability suite runs in stage 5, at every subgroup size.
-if (( QUICK )); then CTEST_ARGS+=(-E 'random_seed|Portability'); else CTEST_ARGS+=(-E 'Portability'); fi
+# The Python suite (CTest's vkconv_python) runs in stage 6, where its tests are counted one by one.
+if (( QUICK )); then CTEST_ARGS+=(-E 'random_seed|Portability|vkconv_python'); else CTEST_ARGS+=(-E 'Portability|vkconv_python'); fi
 rc=0
 ctest "${CTEST_ARGS[@]}" >"$LOGS/ctest-host.log" 2>&1 || rc=$?
 # The per-test lines are in the log; show the summary and whatever failed.
@@ -236,7 +243,31 @@ done
 stage_end portability
 rm -f "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
 
-# ------------------------------------------------------------------ 6. summary
+# ------------------------------------------------------- 6. Python module
+# The pytest suite against the module just built, with its own cache folder. The Mesa 26 root has
+# no Python, so the module's fast path is covered there only through the C++ suite it wraps.
+stage_start "Python module: pytest on the system lavapipe"
+mkdir -p "$BUILD/test-cache/python"
+rc=0
+env PYTHONPATH="$BUILD/python" PYTHONDONTWRITEBYTECODE=1 VKCONV_CACHE_DIR="$BUILD/test-cache/python" \
+  "$PYTHON" -m pytest -q -rs -p no:cacheprovider --junitxml="$LOGS/pytest-host.xml" "$REPO/python/tests" \
+  >"$LOGS/pytest-host.log" 2>&1 || rc=$?
+tail -15 "$LOGS/pytest-host.log"
+total=$(junit_attr tests "$LOGS/pytest-host.xml" || true)
+failed=$(junit_attr failures "$LOGS/pytest-host.xml" || true)
+errors=$(junit_attr errors "$LOGS/pytest-host.xml" || true)
+skipped=$(junit_attr skipped "$LOGS/pytest-host.xml" || true)
+if [[ -z "$total" || -z "$failed" || -z "$errors" || -z "$skipped" || "$total" == 0 ]]; then
+  log "could not read the pytest counts from $LOGS/pytest-host.xml (pytest exit $rc); log: $LOGS/pytest-host.log"
+  RUNS+=("python-host 0 1 0")
+  FAILED=1
+else
+  RUNS+=("python-host $((total - failed - errors - skipped)) $((failed + errors)) $skipped")
+  (( rc == 0 && failed + errors == 0 )) || FAILED=1
+fi
+stage_end python
+
+# ------------------------------------------------------------------ 7. summary
 echo
 echo "== summary$( (( QUICK )) && echo ' (--quick)')"
 total_s=0
@@ -254,7 +285,8 @@ for r in "${RUNS[@]}"; do
 done
 echo "  (host skips: the fast path needs VK_KHR_cooperative_matrix, which Mesa 25 lacks;"
 echo "   it runs in the Mesa 26 root, where nothing may skip; portability skips: paths a device"
-echo "   lacks at that subgroup size, each with its reason in the tables above)"
+echo "   lacks at that subgroup size, each with its reason in the tables above; python skips:"
+echo "   the fast path's test on Mesa 25 (no cooperative matrices), torch when it is not installed)"
 echo "  logs: $LOGS"
 echo "tests: $P passed, $F failed, $S skipped"
 (( FAILED == 0 && F == 0 )) || { echo "RESULT: FAILED"; exit 1; }

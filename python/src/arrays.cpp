@@ -1,0 +1,179 @@
+// Importing and converting the caller's arrays; making the NumPy arrays returned.
+#include "arrays.hpp"
+
+#include <cstring>
+
+#include "vkconv/error.hpp"
+
+namespace vkconv::python {
+
+namespace {
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = uint32_t(h & 0x8000) << 16;
+    uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff, bits;
+    if (exponent == 0 && mantissa == 0) {
+        bits = sign;
+    } else if (exponent == 0) {  // subnormal: normalize into float's wider exponent range
+        exponent = 1;
+        while (!(mantissa & 0x400)) { mantissa <<= 1; --exponent; }
+        bits = sign | ((exponent + 112) << 23) | ((mantissa & 0x3ff) << 13);
+    } else if (exponent == 31) {  // inf, NaN
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    } else {
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+float bfloat16ToFloat(uint16_t h) {
+    const uint32_t bits = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+enum class Source { F32, F16, BF16, F64 };
+
+float element(const uint8_t* p, Source type) {
+    switch (type) {
+        case Source::F32: { float v; std::memcpy(&v, p, 4); return v; }
+        case Source::F64: { double v; std::memcpy(&v, p, 8); return float(v); }
+        case Source::F16: { uint16_t v; std::memcpy(&v, p, 2); return halfToFloat(v); }
+        case Source::BF16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16ToFloat(v); }
+    }
+    return 0;
+}
+
+std::string dtypeName(nb::dlpack::dtype t) {
+    using nb::dlpack::dtype_code;
+    const char* kind = "unknown";
+    switch (dtype_code(t.code)) {
+        case dtype_code::Int: kind = "int"; break;
+        case dtype_code::UInt: kind = "uint"; break;
+        case dtype_code::Float: kind = "float"; break;
+        case dtype_code::Bfloat: kind = "bfloat"; break;
+        case dtype_code::Complex: kind = "complex"; break;
+        case dtype_code::Bool: return "bool";
+    }
+    return kind + std::to_string(t.bits);
+}
+
+const char* deviceName(int type) {
+    switch (type) {
+        case nb::device::cuda::value: return "cuda";
+        case nb::device::cuda_host::value: return "cuda_host";
+        case nb::device::cuda_managed::value: return "cuda_managed";
+        case nb::device::rocm::value: return "rocm";
+        case nb::device::metal::value: return "metal";
+        case nb::device::vulkan::value: return "vulkan";
+        case nb::device::opencl::value: return "opencl";
+        case nb::device::oneapi::value: return "oneapi";
+        default: return "a non-CPU device";
+    }
+}
+
+std::string typeName(nb::handle obj) {
+    nb::handle type = obj.type();
+    std::string module = nb::hasattr(type, "__module__") ? nb::cast<std::string>(nb::str(type.attr("__module__"))) : "";
+    std::string name = nb::cast<std::string>(nb::str(type.attr("__qualname__")));
+    return module.empty() || module == "builtins" ? name : module + "." + name;
+}
+
+}  // namespace
+
+uint64_t HostArray::elements() const {
+    uint64_t n = 1;
+    for (int64_t d : shape) n *= uint64_t(d);
+    return n;
+}
+
+std::string HostArray::shapeString() const { return python::shapeString(shape); }
+
+std::string shapeString(const std::vector<int64_t>& shape) {
+    std::string s = "(";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+HostArray importArray(nb::handle obj, const char* name) {
+    HostArray a;
+    if (!nb::try_cast(obj, a.source, false)) {
+        std::string why = "expected an array (a NumPy array, or a CPU array with __dlpack__ or the buffer protocol)";
+        if (nb::hasattr(obj, "requires_grad") && nb::hasattr(obj, "detach"))
+            why += "; a torch.Tensor that requires grad must be .detach()ed first";
+        throw invalidArgument(std::string("type(") + name + ")", typeName(obj), why);
+    }
+    const nb::ndarray<nb::ro>& s = a.source;
+    if (s.device_type() != nb::device::cpu::value)
+        throw invalidArgument(std::string(name) + ".device", deviceName(s.device_type()),
+                              "vkconv takes host (CPU) arrays and copies them to its own device; "
+                              "move the array to the CPU first (torch: x.cpu())");
+    const nb::dlpack::dtype dtype = s.dtype();
+    Source type;
+    using nb::dlpack::dtype_code;
+    if (dtype == nb::dtype<float>()) type = Source::F32;
+    else if (dtype == nb::dtype<double>()) type = Source::F64;
+    else if (dtype_code(dtype.code) == dtype_code::Float && dtype.bits == 16 && dtype.lanes == 1) type = Source::F16;
+    else if (dtype_code(dtype.code) == dtype_code::Bfloat && dtype.bits == 16 && dtype.lanes == 1) type = Source::BF16;
+    else
+        throw invalidArgument(std::string(name) + ".dtype", dtypeName(dtype),
+                              "expected a floating-point array: float32 (used as is), or float16, "
+                              "bfloat16 or float64 (converted to float32)");
+
+    const size_t ndim = s.ndim();
+    a.shape.resize(ndim);
+    for (size_t i = 0; i < ndim; ++i) a.shape[i] = int64_t(s.shape(i));
+    const uint64_t n = a.elements();
+
+    // C-contiguous float32 (strides of size-1 dimensions do not matter): used in place.
+    bool contiguous = true;
+    int64_t expected = 1;
+    for (size_t i = ndim; i-- > 0;) {
+        if (a.shape[i] != 1 && s.stride(i) != expected) contiguous = false;
+        expected *= a.shape[i];
+    }
+    if (type == Source::F32 && contiguous) {
+        a.data = static_cast<const float*>(s.data());
+        return a;
+    }
+
+    // Convert: walk the source in C order with its own strides (in elements).
+    a.converted.resize(n);
+    std::vector<int64_t> strides(ndim);
+    for (size_t i = 0; i < ndim; ++i) strides[i] = s.stride(i);
+    const size_t itemBytes = s.itemsize();
+    const uint8_t* base = static_cast<const uint8_t*>(s.data());
+    float* out = a.converted.data();
+    {
+        nb::gil_scoped_release release;
+        std::vector<int64_t> index(ndim, 0);
+        int64_t offset = 0;  // in elements
+        for (uint64_t k = 0; k < n; ++k) {
+            out[k] = element(base + offset * int64_t(itemBytes), type);
+            for (size_t d = ndim; d-- > 0;) {  // next index in C order
+                if (++index[d] < a.shape[d]) { offset += strides[d]; break; }
+                offset -= strides[d] * (a.shape[d] - 1);
+                index[d] = 0;
+            }
+        }
+    }
+    a.data = a.converted.data();
+    return a;
+}
+
+OutputArray::OutputArray(std::vector<int64_t> shape) : shape_(shape.begin(), shape.end()) {
+    elements_ = 1;
+    for (int64_t d : shape) elements_ *= uint64_t(d);
+    data_.reset(new float[elements_ ? elements_ : 1]);
+}
+
+nb::ndarray<nb::numpy, float> OutputArray::release() {
+    float* p = data_.release();
+    nb::capsule owner(p, [](void* q) noexcept { delete[] static_cast<float*>(q); });
+    return nb::ndarray<nb::numpy, float>(p, shape_.size(), shape_.data(), owner);
+}
+
+}  // namespace vkconv::python

@@ -1,0 +1,54 @@
+// Arrays across the Python boundary: the caller's arrays in (NumPy, or any CPU array that speaks
+// DLPack or the buffer protocol), float32 NumPy arrays out.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vkconv::python {
+
+namespace nb = nanobind;
+
+// A caller's array as C-contiguous float32. Used in place when it already is; otherwise
+// (another floating dtype, or any other memory layout) converted into `converted`.
+struct HostArray {
+    std::vector<int64_t> shape;
+    const float* data = nullptr;
+    std::vector<float> converted;   // owns `data` when the array had to be converted
+    nb::ndarray<nb::ro> source;     // keeps the caller's array alive while `data` points into it
+
+    uint64_t elements() const;
+    std::string shapeString() const;  // "(2, 3, 8, 8)"
+};
+
+// Reads `obj` as a host array. Accepted: float32, float16, bfloat16 and float64 arrays of any
+// strides on the CPU; float16/bfloat16/float64 values are converted to float32, and arrays that
+// are not C-contiguous are copied. Refused with vkconv::Error (InvalidArgument) naming `name`:
+// objects that are not arrays, integer/bool/complex dtypes, arrays on another device. The copy, if
+// any, runs without the GIL.
+HostArray importArray(nb::handle obj, const char* name);
+
+// A float32 buffer that becomes a NumPy array: filled without the GIL, handed to NumPy with it.
+class OutputArray {
+public:
+    explicit OutputArray(std::vector<int64_t> shape);
+    float* data() { return data_.get(); }
+    uint64_t elements() const { return elements_; }
+    // Gives the buffer to a new NumPy array (which frees it). Needs the GIL.
+    nb::ndarray<nb::numpy, float> release();
+
+private:
+    std::vector<size_t> shape_;
+    uint64_t elements_ = 0;
+    std::unique_ptr<float[]> data_;
+};
+
+std::string shapeString(const std::vector<int64_t>& shape);
+
+}  // namespace vkconv::python

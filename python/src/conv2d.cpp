@@ -1,0 +1,305 @@
+// vkconv.conv2d() and vkconv.Conv2d: the convolution itself, on host arrays.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <list>
+#include <mutex>
+#include <optional>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "conv_args.hpp"
+#include "py_context.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/tensor.hpp"
+
+namespace vkconv::python {
+
+namespace {
+
+std::vector<int64_t> toVector(const std::array<int64_t, 4>& a) { return {a.begin(), a.end()}; }
+
+// x's shape as (N, C, H, W); a 3-D (C, H, W) input is one unbatched image, as in PyTorch.
+std::vector<int64_t> batchedShape(const std::vector<int64_t>& x, bool& unbatched) {
+    unbatched = x.size() == 3;
+    if (unbatched) return {1, x[0], x[1], x[2]};
+    if (x.size() != 4)
+        throw invalidArgument("x.shape", shapeString(x), "expected 4 dimensions (N, C, H, W) or 3 (C, H, W)");
+    return x;
+}
+
+std::vector<int64_t> resultShape(const ConvProblem& p, bool unbatched) {
+    std::vector<int64_t> s = toVector(p.outputShape());
+    if (unbatched) s.erase(s.begin());
+    return s;
+}
+
+ConvOptions convOptions(const std::string& precision, std::optional<KernelConfig> config, bool useTuningCache) {
+    ConvOptions o;
+    o.precision = parsePrecision(precision);
+    o.config = std::move(config);
+    o.useTuningCache = useTuningCache;
+    return o;
+}
+
+// A planned convolution for one input shape, with the device tensors it reads and writes.
+struct Plan {
+    std::vector<int64_t> inputShape;
+    Conv2d conv;
+    Tensor input, output;
+
+    Plan(const Context& context, const ConvProblem& p, const float* weight, const float* bias, const ConvOptions& o)
+        : inputShape(toVector(p.inputShape())),
+          conv(context, p, weight, bias, o),
+          input(context, inputShape),
+          output(context, toVector(p.outputShape())) {}
+
+    // input -> output, into `out` (elements of the output). Without the GIL.
+    void run(const float* x, uint64_t elements, float* out, uint64_t outElements) {
+        input.upload(x, elements);
+        conv.run(input, output);
+        output.download(out, outElements);
+    }
+};
+
+// What vkconv.Conv2d is: the weights (kept on the host too, so that a new input shape can be
+// planned), the arguments, and the plans of the last few input shapes.
+class PyConv2d {
+public:
+    static constexpr size_t kMaxPlans = 4;
+
+    PyConv2d(PyContext context, const HostArray& w, const HostArray* b, Geometry geometry, ConvOptions options)
+        : context_(std::move(context)),
+          weight_(w.data, w.data + w.elements()),
+          weightShape_(w.shape),
+          hasBias_(b != nullptr),
+          geometry_(std::move(geometry)),
+          options_(std::move(options)) {
+        if (b) bias_.assign(b->data, b->data + b->elements());
+        checkWeightShapes(weightShape_, b ? &b->shape : nullptr, geometry_.groups);
+    }
+
+    ConvProblem problemFor(const std::vector<int64_t>& x) const {
+        const std::vector<int64_t> b{weightShape_[0]};
+        return buildProblem(x, weightShape_, hasBias_ ? &b : nullptr, geometry_);
+    }
+
+    nb::ndarray<nb::numpy, float> call(nb::handle x) {
+        const HostArray a = importArray(x, "x");
+        bool unbatched = false;
+        const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        OutputArray out(resultShape(p, unbatched));
+        {
+            nb::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(mutex_);
+            plan(p).run(a.data, a.elements(), out.data(), out.elements());
+        }
+        return out.release();
+    }
+
+    std::vector<double> time(nb::handle x, int warmup, int iterations, double warmupMs) {
+        if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
+        if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
+        if (!(warmupMs >= 0)) throw invalidArgument("warmup_ms", warmupMs, "must be >= 0");
+        const HostArray a = importArray(x, "x");
+        bool unbatched = false;
+        const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        nb::gil_scoped_release release;
+        std::lock_guard<std::mutex> lock(mutex_);
+        Plan& pl = plan(p);
+        pl.input.upload(a.data, a.elements());
+        TimingOptions options;
+        options.warmupMs = warmupMs;
+        options.warmupRuns = warmup;
+        options.iterations = iterations;
+        return pl.conv.time(pl.input, pl.output, options);
+    }
+
+    // The plan for input_shape (planned now if needed), else the last one used.
+    template <typename F>
+    auto withPlan(const std::optional<std::vector<int64_t>>& inputShape, F f) {
+        std::optional<ConvProblem> p;
+        if (inputShape) {
+            bool unbatched = false;
+            p = problemFor(batchedShape(*inputShape, unbatched));
+        }
+        nb::gil_scoped_release release;
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!p && plans_.empty())
+            throw invalidArgument("input_shape", "None",
+                                  "this Conv2d has not been planned for any input yet: pass input_shape, or call it "
+                                  "on an input first");
+        return f(p ? plan(*p) : plans_.front());
+    }
+
+    void planFor(const std::vector<int64_t>& inputShape) {
+        withPlan(inputShape, [](Plan&) { return 0; });
+    }
+
+    const PyContext& context() const { return context_; }
+    size_t plans() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return plans_.size();
+    }
+
+private:
+    // Under mutex_, without the GIL. Most recently used first; at most kMaxPlans kept.
+    Plan& plan(const ConvProblem& p) {
+        const std::vector<int64_t> shape = toVector(p.inputShape());
+        for (auto it = plans_.begin(); it != plans_.end(); ++it) {
+            if (it->inputShape == shape) {
+                plans_.splice(plans_.begin(), plans_, it);
+                return plans_.front();
+            }
+        }
+        plans_.emplace_front(context_.context, p, weight_.data(), hasBias_ ? bias_.data() : nullptr, options_);
+        if (plans_.size() > kMaxPlans) plans_.pop_back();
+        return plans_.front();
+    }
+
+    PyContext context_;
+    std::vector<float> weight_, bias_;
+    std::vector<int64_t> weightShape_;
+    bool hasBias_;
+    Geometry geometry_;
+    ConvOptions options_;
+    std::list<Plan> plans_;
+    std::mutex mutex_;
+};
+
+nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::handle b, nb::handle stride,
+                                             nb::handle padding, nb::handle dilation, nb::handle groups,
+                                             const std::string& precision, nb::handle context) {
+    const Geometry g = parseGeometry(stride, padding, dilation, groups);
+    const ConvOptions options = convOptions(precision, std::nullopt, true);
+    const HostArray xa = importArray(x, "x");
+    const HostArray wa = importArray(w, "w");
+    std::optional<HostArray> ba;
+    if (!b.is_none()) ba = importArray(b, "b");
+    bool unbatched = false;
+    const ConvProblem p = buildProblem(batchedShape(xa.shape, unbatched), wa.shape, ba ? &ba->shape : nullptr, g);
+    nb::object ctxObject = context.is_none() ? defaultContext() : nb::borrow(context);
+    PyContext* pyContext = nullptr;
+    if (!nb::try_cast(ctxObject, pyContext) || !pyContext)
+        throw invalidArgument("type(context)", nb::cast<std::string>(nb::str(ctxObject.type().attr("__name__"))),
+                              "expected a vkconv.Context or None");
+    const Context ctx = pyContext->context;
+    OutputArray out(resultShape(p, unbatched));
+    {
+        nb::gil_scoped_release release;
+        Plan plan(ctx, p, wa.data, ba ? ba->data : nullptr, options);
+        plan.run(xa.data, xa.elements(), out.data(), out.elements());
+    }
+    return out.release();
+}
+
+constexpr const char* kArraysDoc =
+    "Arrays: NumPy arrays, or any CPU array with __dlpack__ or the buffer protocol (a torch CPU\n"
+    "tensor, after .detach() if it requires grad). float32 C-contiguous arrays are read in place;\n"
+    "float16, bfloat16 and float64 arrays are converted to float32, and arrays of any other layout\n"
+    "(transposed, sliced, Fortran order) are copied, as numpy.ascontiguousarray(a, numpy.float32)\n"
+    "would. Refused with ArgumentError: integer, bool and complex dtypes, arrays on a GPU, and\n"
+    "shapes that do not fit together, and Python lists (numpy.asarray them first). The result is a\n"
+    "new C-contiguous float32 NumPy array.";
+
+}  // namespace
+
+void bindConv2d(nb::module_& m) {
+    m.def("conv2d", &conv2dFunction, nb::arg("x").none(), nb::arg("w").none(), nb::arg("b").none() = nb::none(), nb::arg("stride").none() = 1,
+          nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1, nb::arg("precision") = "fast",
+          nb::arg("context").none() = nb::none(),
+          nb::sig("def conv2d(x: numpy.typing.ArrayLike, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
+                  "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
+                  "dilation: int | tuple[int, int] = 1, groups: int = 1, precision: str = 'fast', "
+                  "context: Context | None = None) -> numpy.typing.NDArray[numpy.float32]"),
+          (std::string("torch.nn.functional.conv2d on a Vulkan device: y = conv2d(x, w) + b.\n\n"
+                       "x: (N, C, H, W), or (C, H, W) for one image (the result is then (K, OH, OW)).\n"
+                       "w: (K, C/groups, kH, kW). b: (K,) or None.\n"
+                       "stride, dilation: an int or a pair (h, w). padding: an int, a pair, 'valid' (0) or\n"
+                       "'same' (stride 1, and an even dilation*(k-1); vkconv pads both sides equally).\n"
+                       "precision: 'fast' (fp16 operands with fp32 accumulation on devices with cooperative\n"
+                       "matrices, relative error under 1e-3; fp32 elsewhere) or 'fp32' (under 1e-5).\n"
+                       "context: a Context; None uses default_context().\n\n") +
+           kArraysDoc +
+           "\n\nEach call plans the convolution again (pipelines come from the Context's cache); for\n"
+           "repeated calls use Conv2d, which keeps the weights and pipelines on the device. The GIL is\n"
+           "released while the device works.")
+              .c_str());
+
+    nb::class_<PyConv2d>(m, "Conv2d",
+                         "A planned convolution for repeated calls: the weights and bias are packed on the device\n"
+                         "once, and each input shape is planned (configuration, pipelines, device tensors) on\n"
+                         "first use; the plans of the last 4 input shapes are kept. Calling it from several\n"
+                         "threads is safe (calls take turns); the GIL is released while the device works.")
+        .def("__init__",
+             [](PyConv2d* self, const PyContext& context, nb::handle w, nb::handle b, nb::handle stride,
+                nb::handle padding, nb::handle dilation, nb::handle groups, const std::string& precision,
+                std::optional<KernelConfig> config, bool useTuningCache,
+                std::optional<std::vector<int64_t>> inputShape) {
+                 const Geometry g = parseGeometry(stride, padding, dilation, groups);
+                 ConvOptions options = convOptions(precision, std::move(config), useTuningCache);
+                 const HostArray wa = importArray(w, "w");
+                 std::optional<HostArray> ba;
+                 if (!b.is_none()) ba = importArray(b, "b");
+                 new (self) PyConv2d(context, wa, ba ? &*ba : nullptr, g, std::move(options));
+                 if (inputShape) {
+                     try {
+                         self->planFor(*inputShape);
+                     } catch (...) {
+                         self->~PyConv2d();
+                         throw;
+                     }
+                 }
+             },
+             nb::arg("context"), nb::arg("w").none(), nb::arg("b").none() = nb::none(), nb::arg("stride").none() = 1,
+             nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1, nb::arg("precision") = "fast",
+             nb::arg("config") = nb::none(), nb::arg("use_tuning_cache") = true, nb::arg("input_shape") = nb::none(),
+             nb::sig("def __init__(self, context: Context, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
+                     "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
+                     "dilation: int | tuple[int, int] = 1, groups: int = 1, precision: str = 'fast', "
+                     "config: KernelConfig | None = None, use_tuning_cache: bool = True, "
+                     "input_shape: collections.abc.Sequence[int] | None = None) -> None"),
+             (std::string("The arguments are conv2d's. w and b are copied; later changes to them have no effect.\n"
+                          "config: run exactly this KernelConfig (ArgumentError/Error if it cannot run the\n"
+                          "problem). use_tuning_cache: without a config, use the configuration `vkconv sweep`\n"
+                          "recorded for this device and problem, if any, else the heuristic's.\n"
+                          "input_shape: plan for this input shape now (else on the first call).\n\n") +
+              kArraysDoc)
+                 .c_str())
+        .def("__call__", &PyConv2d::call, nb::arg("x").none(),
+             nb::sig("def __call__(self, x: numpy.typing.ArrayLike) -> numpy.typing.NDArray[numpy.float32]"),
+             "conv2d(x): copies x to the device, runs, copies the result back into a new float32 array.")
+        .def("time", &PyConv2d::time, nb::arg("x").none(), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
+             nb::arg("warmup_ms") = 200.0,
+             nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20, "
+                     "warmup_ms: float = 200.0) -> list[float]"),
+             "GPU time in milliseconds of each of `iterations` runs on x (timestamp queries), after the\n"
+             "kernel has run back to back for warmup_ms (a GPU idle during host work runs at low clocks)\n"
+             "and then `warmup` untimed runs. The copies of x and of the result are not included: time a\n"
+             "call for those.")
+        .def("describe",
+             [](PyConv2d& c, std::optional<std::vector<int64_t>> inputShape) {
+                 return c.withPlan(inputShape, [](Plan& p) { return p.conv.describe(); });
+             },
+             nb::arg("input_shape") = nb::none(),
+             "The path and configuration that run, and why (fallbacks included), for input_shape or,\n"
+             "without it, the last input.")
+        .def(
+            "problem",
+            [](PyConv2d& c, std::optional<std::vector<int64_t>> inputShape) {
+                return c.withPlan(inputShape, [](Plan& p) { return p.conv.problem(); });
+            },
+            nb::arg("input_shape") = nb::none(), "The ConvProblem for input_shape, or for the last input.")
+        .def(
+            "config",
+            [](PyConv2d& c, std::optional<std::vector<int64_t>> inputShape) {
+                return c.withPlan(inputShape, [](Plan& p) { return p.conv.config(); });
+            },
+            nb::arg("input_shape") = nb::none(), "The KernelConfig that runs for input_shape, or for the last input.")
+        .def_prop_ro("context", [](const PyConv2d& c) { return c.context(); })
+        .def_prop_ro("planned_shapes", &PyConv2d::plans, "How many input shapes are planned now (at most 4).");
+}
+
+}  // namespace vkconv::python

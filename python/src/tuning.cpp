@@ -1,0 +1,252 @@
+// What `vkconv sweep` is built from, for Python: ConvProblem, KernelConfig and its enums, the
+// heuristic's ranking and neighbourhoods, can_implement, the tuning cache, timing summaries and
+// the acceptance rule. The sweep's driver itself (which candidates, in which order, the report)
+// lives in the CLI (tools/vkconv/sweep_*.cpp); python/examples/sweep.py is the same loop on this API.
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "conv_args.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv::python {
+
+namespace {
+
+void bindProblem(nb::module_& m) {
+    nb::class_<ConvProblem>(m, "ConvProblem",
+                            "One conv2d forward: sizes, stride, padding, dilation, groups, bias. Layouts are NCHW input,\n"
+                            "KCRS weights (C per group), K bias, all float32.")
+        .def(nb::init<>())
+        .def_static(
+            "from_shapes",
+            [](std::vector<int64_t> input, std::vector<int64_t> weight, bool bias, nb::handle stride,
+               nb::handle padding, nb::handle dilation, nb::handle groups) {
+                const Geometry g = parseGeometry(stride, padding, dilation, groups);
+                const std::vector<int64_t> b{weight.empty() ? 0 : weight[0]};
+                return buildProblem(input, weight, bias ? &b : nullptr, g);
+            },
+            nb::arg("input_shape"), nb::arg("weight_shape"), nb::arg("bias") = true, nb::arg("stride").none() = 1,
+            nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1,
+            nb::sig("def from_shapes(input_shape: collections.abc.Sequence[int], weight_shape: collections.abc.Sequence[int], bias: bool = True, "
+                    "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
+                    "dilation: int | tuple[int, int] = 1, groups: int = 1) -> ConvProblem"),
+            "The problem conv2d would solve for an input of input_shape (N, C, H, W) and weights of\n"
+            "weight_shape (K, C/groups, R, S), with conv2d's arguments. Checked like conv2d's.")
+        .def_static("alexnet1", &ConvProblem::alexnet1, nb::arg("batch") = 256,
+                    "The headline benchmark: AlexNet's first layer (C=3, 224x224, K=96, 11x11, stride 4, padding 2).")
+        .def_rw("batch", &ConvProblem::batch)
+        .def_rw("in_channels", &ConvProblem::inChannels)
+        .def_rw("height", &ConvProblem::height)
+        .def_rw("width", &ConvProblem::width)
+        .def_rw("out_channels", &ConvProblem::outChannels)
+        .def_rw("kernel_h", &ConvProblem::kernelH)
+        .def_rw("kernel_w", &ConvProblem::kernelW)
+        .def_rw("stride_h", &ConvProblem::strideH)
+        .def_rw("stride_w", &ConvProblem::strideW)
+        .def_rw("padding_h", &ConvProblem::padH)
+        .def_rw("padding_w", &ConvProblem::padW)
+        .def_rw("dilation_h", &ConvProblem::dilationH)
+        .def_rw("dilation_w", &ConvProblem::dilationW)
+        .def_rw("groups", &ConvProblem::groups)
+        .def_rw("bias", &ConvProblem::bias)
+        .def("validate", &ConvProblem::validate, "Raises ArgumentError naming the first bad field and its value.")
+        .def_prop_ro("out_height", &ConvProblem::outHeight)
+        .def_prop_ro("out_width", &ConvProblem::outWidth)
+        .def_prop_ro("input_shape", &ConvProblem::inputShape)
+        .def_prop_ro("weight_shape", &ConvProblem::weightShape)
+        .def_prop_ro("output_shape", &ConvProblem::outputShape)
+        .def_prop_ro("flops", &ConvProblem::flops, "2*M*N*K*groups (bias not counted)")
+        .def("__str__", &ConvProblem::str)
+        .def("__repr__", [](const ConvProblem& p) { return "<vkconv.ConvProblem " + p.str() + ">"; });
+}
+
+void bindConfig(nb::module_& m) {
+    nb::enum_<Path>(m, "Path", "A kernel: fp32 FMA, or cooperative matrices with fp16 / bf16 operands.")
+        .value("FP32", Path::Fp32)
+        .value("COOPMAT_F16", Path::CoopMatF16)
+        .value("COOPMAT_BF16", Path::CoopMatBF16);
+    m.def("path_name", [](Path p) { return std::string(toString(p)); }, nb::arg("path"),
+          "'fp32', 'coopmat-f16' or 'coopmat-bf16'.");
+    m.def("path_from_name", &pathFromString, nb::arg("name"));
+
+    nb::enum_<ALoader>(m, "ALoader", "How the cooperative-matrix kernel fills its A (im2col) tile.")
+        .value("GATHER", ALoader::Gather)
+        .value("PATCH", ALoader::Patch)
+        .value("PACKED", ALoader::Packed);
+
+    nb::class_<KernelConfig>(m, "KernelConfig",
+                             "A kernel configuration (include/vkconv/kernel_config.hpp): path, workgroup tile\n"
+                             "bm x bn x bk, and how the workgroup splits it. Pass one to Conv2d(config=...) to run\n"
+                             "exactly it; can_implement() says whether it fits a device and problem.")
+        .def(nb::init<>())
+        .def_rw("path", &KernelConfig::path)
+        .def_rw("bm", &KernelConfig::bm)
+        .def_rw("bn", &KernelConfig::bn)
+        .def_rw("bk", &KernelConfig::bk)
+        .def_rw("tm", &KernelConfig::tm)
+        .def_rw("tn", &KernelConfig::tn)
+        .def_rw("warps_m", &KernelConfig::warpsM)
+        .def_rw("warps_n", &KernelConfig::warpsN)
+        .def_rw("mma_m", &KernelConfig::mmaM)
+        .def_rw("mma_n", &KernelConfig::mmaN)
+        .def_rw("mma_k", &KernelConfig::mmaK)
+        .def_rw("stages", &KernelConfig::stages)
+        .def_rw("a_loader", &KernelConfig::aLoader)
+        .def_rw("b_global", &KernelConfig::bGlobal)
+        .def_rw("s_lanes", &KernelConfig::sLanes)
+        .def_rw("tile_h", &KernelConfig::tileH)
+        .def_rw("tile_w", &KernelConfig::tileW)
+        .def_rw("b_registers", &KernelConfig::bRegisters)
+        .def_rw("tiles_per_workgroup", &KernelConfig::tilesPerWorkgroup)
+        .def_rw("subgroup_size", &KernelConfig::subgroupSize)
+        .def_prop_ro("threads", &KernelConfig::threads)
+        .def("shared_memory_bytes", &KernelConfig::sharedMemoryBytes, nb::arg("problem"))
+        .def("to_json", [](const KernelConfig& c) { return configToJson(c); }, "Every field, as the tuning cache stores it.")
+        .def_static("from_json", [](const std::string& json) { return configFromJson(json); }, nb::arg("json"))
+        .def("__eq__", [](const KernelConfig& a, const KernelConfig& b) { return a == b; })
+        .def("__hash__", [](const KernelConfig& c) { return std::hash<std::string>()(c.str()); })
+        .def("__str__", &KernelConfig::str)
+        .def("__repr__", [](const KernelConfig& c) { return "<vkconv.KernelConfig " + c.str() + ">"; });
+
+    m.def("error_bound", &errorBound, nb::arg("path"),
+          "The relative error ||out - ref|| / ||ref|| the tests hold a path to: fp32 1e-5, coopmat-f16 1e-3, bf16 8e-3.");
+    m.def("can_implement", &canImplement, nb::arg("config"), nb::arg("device"), nb::arg("problem"),
+          "'' if config can run problem on device, else the reason.");
+}
+
+void bindTuningCache(nb::module_& m) {
+    nb::class_<TuningEntry>(m, "TuningEntry", "A measured configuration, as the tuning cache stores it.")
+        .def("__init__",
+             [](TuningEntry* self, const KernelConfig& config, double ms, std::string date, std::string decision) {
+                 new (self) TuningEntry{config, ms, std::move(date), std::move(decision)};
+             },
+             nb::arg("config"), nb::arg("ms"), nb::arg("date") = "", nb::arg("decision") = "",
+             "date '' is filled in with the time of put().")
+        .def_rw("config", &TuningEntry::config)
+        .def_rw("ms", &TuningEntry::ms, "median GPU time the sweep measured")
+        .def_rw("date", &TuningEntry::date, "ISO 8601 UTC")
+        .def_rw("decision", &TuningEntry::decision, "the acceptance rule's verdict")
+        .def("__repr__", [](const TuningEntry& e) {
+            return "<vkconv.TuningEntry " + e.config.str() + " " + std::to_string(e.ms) + " ms>";
+        });
+
+    nb::class_<TuningCache>(m, "TuningCache",
+                            "The tuning cache (<cache dir>/tuning.json): measured configurations keyed by device,\n"
+                            "driver, problem and path. Conv2d uses its entries on its own (use_tuning_cache=True).")
+        .def(nb::init<const std::string&>(), nb::arg("dir") = "",
+             "Reads <dir>/tuning.json (dir '': env VKCONV_CACHE_DIR, else $XDG_CACHE_HOME/vkconv, else\n"
+             "~/.cache/vkconv; Context.cache_dir is the folder a Context uses). A missing file is an empty\n"
+             "cache; a corrupt one is reported in notes, treated as empty and replaced by save().")
+        .def_prop_ro("dir", &TuningCache::dir)
+        .def_prop_ro("file", &TuningCache::file)
+        .def_prop_ro("notes", &TuningCache::notes)
+        .def("__len__", &TuningCache::size)
+        .def(
+            "find",
+            [](const TuningCache& c, const DeviceInfo& d, const ConvProblem& p, Path path) {
+                std::string why;
+                std::optional<TuningEntry> e = c.find(d, p, path, &why);
+                return std::make_pair(e, why);
+            },
+            nb::arg("device"), nb::arg("problem"), nb::arg("path"),
+            "(entry, why_not): the entry recorded for exactly this device, driver, problem and path\n"
+            "whose configuration still passes can_implement, else None and the reason ('' if none).")
+        .def("put", &TuningCache::put, nb::arg("device"), nb::arg("problem"), nb::arg("entry"),
+             "Records an entry (in memory until save()).")
+        .def(
+            "save",
+            [](TuningCache& c) {
+                nb::gil_scoped_release release;
+                c.save();
+            },
+            "Writes the file atomically, merged with entries other processes saved since it was read.");
+
+    m.def("resolve_cache_dir", &resolveCacheDir, nb::arg("explicit_dir") = "",
+          "The cache folder for an explicit choice ('' for none), as Context and TuningCache resolve it.");
+    m.def("device_key", &deviceKey, nb::arg("device"), "The device as the caches key it (vendor, device, driver, UUID).");
+    m.def("problem_key", &problemKey, nb::arg("problem"), nb::arg("path"));
+}
+
+void bindSearch(nb::module_& m) {
+    nb::class_<RankedConfig>(m, "RankedConfig")
+        .def_ro("config", &RankedConfig::config)
+        .def_ro("cost", &RankedConfig::cost, "the heuristic's estimated cost (relative units)")
+        .def("__repr__", [](const RankedConfig& r) {
+            return "<vkconv.RankedConfig " + r.config.str() + " cost " + std::to_string(r.cost) + ">";
+        });
+    m.def("rank_configs", &rankConfigs, nb::arg("path"), nb::arg("device"), nb::arg("problem"),
+          "Every configuration of path that fits device and problem, cheapest first by the heuristic\n"
+          "(no GPU work); the first is what Conv2d picks without a tuning-cache entry.");
+    m.def(
+        "resolve_path",
+        [](const std::string& precision, const DeviceInfo& d, const ConvProblem& p) {
+            std::string why;
+            const Path path = resolvePath(parsePrecision(precision), d, p, &why);
+            return std::make_pair(path, why);
+        },
+        nb::arg("precision"), nb::arg("device"), nb::arg("problem"),
+        "(path, why): the path 'fast' or 'fp32' resolves to on this device for this problem.");
+    m.def("nearby_configs", &nearbyConfigs, nb::arg("config"), nb::arg("device"), nb::arg("problem"),
+          "config and up to 5 neighbours with the same workgroup tile (what `vkconv sweep --nearby` times).");
+
+    nb::class_<TimingStats>(m, "TimingStats", "A summary of repeated timings, in milliseconds.")
+        .def_ro("runs", &TimingStats::runs)
+        .def_ro("median_ms", &TimingStats::medianMs)
+        .def_ro("min_ms", &TimingStats::minMs)
+        .def_ro("max_ms", &TimingStats::maxMs)
+        .def_ro("p10_ms", &TimingStats::p10Ms)
+        .def_ro("p90_ms", &TimingStats::p90Ms)
+        .def_ro("spread", &TimingStats::spread, "(p90 - p10) / median")
+        .def("__repr__", [](const TimingStats& t) {
+            return "<vkconv.TimingStats median " + std::to_string(t.medianMs) + " ms over " + std::to_string(t.runs) +
+                   " runs, spread " + std::to_string(t.spread) + ">";
+        });
+    m.def("summarize_times", &summarizeTimes, nb::arg("ms"), "Median, percentiles and spread of a list of times.");
+
+    nb::class_<AcceptanceRule>(m, "AcceptanceRule",
+                               "A tuned configuration replaces the default only if it is min_gain faster in the\n"
+                               "sweep and again in a confirming timing, with spreads under max_spread.")
+        .def("__init__",
+             [](AcceptanceRule* self, double minGain, double maxSpread) { new (self) AcceptanceRule{minGain, maxSpread}; },
+             nb::arg("min_gain") = 0.02, nb::arg("max_spread") = 0.05)
+        .def_rw("min_gain", &AcceptanceRule::minGain)
+        .def_rw("max_spread", &AcceptanceRule::maxSpread);
+    nb::enum_<Verdict>(m, "Verdict")
+        .value("ACCEPTED", Verdict::Accepted)
+        .value("NEEDS_CONFIRMATION", Verdict::NeedsConfirmation)
+        .value("KEPT_NOT_FASTER", Verdict::KeptNotFaster)
+        .value("KEPT_UNSTABLE", Verdict::KeptUnstable)
+        .value("KEPT_NOT_CONFIRMED", Verdict::KeptNotConfirmed);
+    nb::class_<AcceptanceDecision>(m, "AcceptanceDecision")
+        .def_ro("verdict", &AcceptanceDecision::verdict)
+        .def_prop_ro("accepted", &AcceptanceDecision::accepted)
+        .def_ro("gain", &AcceptanceDecision::gain, "1 - tuned/incumbent in the sweep")
+        .def_ro("confirmed_gain", &AcceptanceDecision::confirmedGain)
+        .def_ro("reason", &AcceptanceDecision::reason)
+        .def("__repr__", [](const AcceptanceDecision& d) { return "<vkconv.AcceptanceDecision " + d.reason + ">"; });
+    m.def(
+        "decide_acceptance",
+        [](const TimingStats& tuned, const TimingStats& incumbent, std::optional<TimingStats> tunedAgain,
+           std::optional<TimingStats> incumbentAgain, const AcceptanceRule& rule) {
+            return decideAcceptance(AcceptanceInput{tuned, incumbent, tunedAgain, incumbentAgain}, rule);
+        },
+        nb::arg("tuned"), nb::arg("incumbent"), nb::arg("tuned_again") = nb::none(),
+        nb::arg("incumbent_again") = nb::none(), nb::arg("rule") = AcceptanceRule{},
+        "The acceptance rule of `vkconv sweep`. NEEDS_CONFIRMATION: time both again, back to back, and\n"
+        "ask again with tuned_again and incumbent_again.");
+}
+
+}  // namespace
+
+void bindTuning(nb::module_& m) {
+    bindProblem(m);
+    bindConfig(m);
+    bindTuningCache(m);
+    bindSearch(m);
+}
+
+}  // namespace vkconv::python
