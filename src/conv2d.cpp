@@ -8,6 +8,7 @@
 #include "buffer.hpp"
 #include "config_select.hpp"
 #include "conv_plan.hpp"
+#include "grouped_direct.hpp"
 #include "kernels.hpp"
 #include "packed_input.hpp"
 #include "pipeline.hpp"
@@ -223,11 +224,17 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
         tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
     if (packed) tilesPerImage = packedLayout.tilesPerImage;
-    impl.plan = planExecution(problem, device, c.bm, c.bn, tilesPerImage,
+    // The grouped direct kernel: spatial tiles of each image along X, channel blocks along Y.
+    const GroupedDirectTile direct = c.groupedDirect() ? groupedDirectTile(c, problem) : GroupedDirectTile{};
+    if (c.groupedDirect()) tilesPerImage = groupedDirectTilesPerImage(c, problem);
+    impl.plan = planExecution(problem, device, c.groupedDirect() ? uint32_t(direct.outH * direct.outW) : c.bm,
+                              c.groupedDirect() ? c.directChannels : c.bn, tilesPerImage,
                               packed ? packedLayout.imageHalves() * 2 : 0,
                               packed ? packedLayout.tailHalves(c.bm) * 2 : 0, c.tilesPerWorkgroup);
     PipelineKey packKey;
-    PreparedKernel kernel = c.path == Path::Fp32 ? prepareFp32Kernel(problem, c, weight)
+    if (c.groupedDirect()) impl.why += "; " + groupedDirectNote(problem);
+    PreparedKernel kernel = c.groupedDirect()        ? prepareGroupedDirectKernel(problem, c, weight)
+                            : c.path == Path::Fp32 ? prepareFp32Kernel(problem, c, weight)
                             : packed ? preparePackedCoopMatKernel(problem, c, weight, packKey)
                                      : prepareCoopMatKernel(problem, c, weight);
     if (packed) {
