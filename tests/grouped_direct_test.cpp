@@ -141,6 +141,10 @@ TEST_P(GroupedDirect, MatchesReference) {
     } else {
         ASSERT_TRUE(detail::groupedDirectServes(p)) << p.str();
         for (Precision precision : {Precision::Fp32, Precision::Fast}) {
+            // Under fast, groups of 8+ output channels keep the matrix units where the device
+            // has them (the correctness suite runs that path); thinner ones come here.
+            if (precision == Precision::Fast && detail::choosePath(precision, ctx.device(), p).path != Path::Fp32)
+                continue;
             ConvOptions o;
             o.precision = precision;
             o.useTuningCache = false;  // the heuristic's own choice
@@ -151,8 +155,8 @@ TEST_P(GroupedDirect, MatchesReference) {
         std::string config;
         const auto [error, describe] = runAndCompare(ctx, p, o, seed, &config);
         const std::string label = p.str() + "\n  " + describe;
-        // The heuristic picks the grouped direct kernel for these problems under both
-        // precisions on every device (fp16 operands would gain nothing here).
+        // Wherever the fp32 path runs these problems, under either precision, it is the
+        // grouped direct kernel.
         EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
         EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
         EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
