@@ -6,8 +6,9 @@
 // few multiply-adds per byte moved, so the kernel is built to move each byte once:
 // - a workgroup owns one spatial tile (TILE_H x TILE_W outputs) of KB output channels of one
 //   group of one image. For each of the group's input channels it copies the tile's input, halo
-//   included, into shared memory once (consecutive threads, consecutive addresses; padding
-//   becomes zeros there, so the arithmetic below has no bounds checks);
+//   included, into shared memory once (consecutive threads, consecutive addresses, 16-byte loads
+//   where the rows allow; padding becomes zeros there, so the arithmetic below has no bounds
+//   checks), the next channel's loads in flight while this one's arithmetic runs;
 // - each thread computes ROWS outputs down a column times VEC_W along a row, for each of the KB
 //   channels. It reads each input row it needs from shared memory once into registers and
 //   applies it to every (output row, kernel row) pair that uses it and every tap along the row:
@@ -39,17 +40,79 @@ const uint TILE_H = THREADS_H * ROWS;
 // The input a tile reads, halo included, and the part of it one thread reads.
 const uint IN_TILE_W = (TILE_W - 1u) * SW + (KERNEL_S - 1u) * DW + 1u;
 const uint IN_TILE_H = (TILE_H - 1u) * SH + (KERNEL_R - 1u) * DH + 1u;
-const uint IN_TILE = IN_TILE_W * IN_TILE_H;
 const uint THREAD_IN_H = (ROWS - 1u) * SH + (KERNEL_R - 1u) * DH + 1u;
 const uint THREAD_IN_W = (VEC_W - 1u) * SW + (KERNEL_S - 1u) * DW + 1u;
-const uint LOAD_STEPS = (IN_TILE + THREADS - 1u) / THREADS;
 const uint TILES_W = (OUT_W + TILE_W - 1u) / TILE_W;
 const uint TILES_H = (OUT_H + TILE_H - 1u) / TILE_H;
 const uint TILES_PER_IMAGE = TILES_W * TILES_H;
 const uint K_BLOCKS = (K_G + KB - 1u) / KB;
 const uint TAPS = KERNEL_R * KERNEL_S;
+// A shared row starts SHIFT columns left of the tile's first input column, so that where every
+// tile starts at a multiple of 4 columns (ow0 * SW), it starts at one too, and is a whole number
+// of 16-byte vectors long (src/grouped_direct_config.cpp: GroupedDirectTile).
+const uint SHIFT = (4u - uint(PAD_W) % 4u) % 4u;
+const uint ROW_WORDS = (SHIFT + IN_TILE_W + 3u) / 4u * 4u;
+const uint TILE_WORDS = IN_TILE_H * ROW_WORDS;
+const uint LOAD_STEPS = (TILE_WORDS + THREADS - 1u) / THREADS;            // scalar loads a thread
+const uint LOAD_STEPS4 = (TILE_WORDS / 4u + THREADS - 1u) / THREADS;      // 16-byte loads a thread
+// Input rows of whole 16-byte vectors (then a vector is wholly inside the row or wholly
+// outside), and tiles that start on one.
+const bool VECTOR_LOADS = IN_W % 4u == 0u && (TILES_W == 1u || (TILE_W * SW) % 4u == 0u);
+// Two buffers when the group has several input channels: the next channel's loads are in flight
+// while this one's arithmetic runs, and one barrier a channel suffices.
+const uint BUFFERS = C_G > 1u ? 2u : 1u;
 
-shared float sIn[IN_TILE];
+// The input again, as vectors, for the 16-byte loads (the same binding as input_data).
+layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4[]; };
+
+shared float sIn[BUFFERS * TILE_WORDS];
+
+// One channel's tile on its way from memory to shared memory.
+float staged[LOAD_STEPS];
+vec4 staged4[LOAD_STEPS4];
+
+// Issues the loads of channel `plane`'s tile whose top-left input (shared column 0) is
+// (ih0, iwA); zero outside the image.
+void fetchTile(uint plane, int ih0, int iwA, bool vectors) {
+    if (vectors) {
+        [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) {
+            const uint e = gl_LocalInvocationIndex + i * THREADS;  // 16-byte vector e of the tile
+            const uint row = e / (ROW_WORDS / 4u);
+            const int ih = ih0 + int(row);
+            const int iw = iwA + 4 * int(e - row * (ROW_WORDS / 4u));
+            const bool inside = e < TILE_WORDS / 4u && uint(ih) < IN_H && uint(iw) < IN_W;
+            staged4[i] = inside ? input_vec4[(plane + uint(ih) * IN_W + uint(iw)) / 4u] : vec4(0.0);
+        }
+    } else {
+        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
+            const uint e = gl_LocalInvocationIndex + i * THREADS;
+            const uint row = e / ROW_WORDS;
+            const int ih = ih0 + int(row);
+            const int iw = iwA + int(e - row * ROW_WORDS);
+            const bool inside = e < TILE_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
+            staged[i] = inside ? input_data[plane + uint(ih) * IN_W + uint(iw)] : 0.0;
+        }
+    }
+}
+
+void storeTile(uint base, bool vectors) {
+    if (vectors) {
+        [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) {
+            const uint e = gl_LocalInvocationIndex + i * THREADS;
+            if (e < TILE_WORDS / 4u) {
+                sIn[base + 4u * e] = staged4[i].x;
+                sIn[base + 4u * e + 1u] = staged4[i].y;
+                sIn[base + 4u * e + 2u] = staged4[i].z;
+                sIn[base + 4u * e + 3u] = staged4[i].w;
+            }
+        }
+    } else {
+        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
+            const uint e = gl_LocalInvocationIndex + i * THREADS;
+            if (e < TILE_WORDS) sIn[base + e] = staged[i];
+        }
+    }
+}
 
 void main() {
     const uint tid = gl_LocalInvocationIndex;
@@ -62,13 +125,14 @@ void main() {
     const uint oh0 = tileRow * TILE_H;
     const uint ow0 = (tileInImage - tileRow * TILES_W) * TILE_W;
     const int ih0 = int(oh0) * STRIDE_H - PAD_H;
-    const int iw0 = int(ow0) * STRIDE_W - PAD_W;
+    const int iwA = int(ow0) * STRIDE_W - PAD_W - int(SHIFT);
     const uint tx = tid % THREADS_W;
     const uint ty = tid / THREADS_W;
     // This thread's outputs: rows oh0 + ty*ROWS + j, columns ow0 + tx*VEC_W + v. Its inputs
-    // start at row ty*ROWS*SH, column tx*VEC_W*SW of the shared tile.
+    // start at row ty*ROWS*SH, column SHIFT + tx*VEC_W*SW of the shared tile.
     const uint inRow0 = ty * ROWS * SH;
-    const uint inCol0 = tx * VEC_W * SW;
+    const uint inCol0 = SHIFT + tx * VEC_W * SW;
+    const bool vectorLoads = VECTOR_LOADS && (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
 
     float acc[KB * ROWS * VEC_W];  // [kb][j][v]
     [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
@@ -77,38 +141,28 @@ void main() {
         [[unroll]] for (uint i = 0; i < ROWS * VEC_W; ++i) acc[kb * ROWS * VEC_W + i] = b;
     }
 
+    const uint planes = chunk.in_offset + (image * C_TOTAL + group * C_G) * IN_HW;
     const uint weightBase = (group * K_BLOCKS + kBlock) * KB * C_G * TAPS;
+    fetchTile(planes, ih0, iwA, vectorLoads);
     [[dont_unroll]] for (uint c = 0; c < C_G; ++c) {
-        // The tile's input of channel c, zero outside the image: loads first, then the stores,
-        // so that each thread has LOAD_STEPS loads in flight.
-        const uint plane = chunk.in_offset + (image * C_TOTAL + group * C_G + c) * IN_HW;
-        float staged[LOAD_STEPS];
-        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
-            const uint e = tid + i * THREADS;
-            const uint row = e / IN_TILE_W;
-            const int ih = ih0 + int(row);
-            const int iw = iw0 + int(e - row * IN_TILE_W);
-            const bool inside = e < IN_TILE && uint(ih) < IN_H && uint(iw) < IN_W;
-            staged[i] = inside ? input_data[plane + uint(ih) * IN_W + uint(iw)] : 0.0;
-        }
+        // Buffer c % 2 was last read for channel c - 2, before every thread passed the barrier
+        // of channel c - 1.
+        const uint base = (c % BUFFERS) * TILE_WORDS;
+        storeTile(base, vectorLoads);
+        barrier();
+        if (c + 1u < C_G) fetchTile(planes + (c + 1u) * IN_HW, ih0, iwA, vectorLoads);
         float w[KB * TAPS];
         [[unroll]] for (uint i = 0; i < KB * TAPS; ++i) {
             const uint kb = i / TAPS;
             w[i] = weight_data[weightBase + (kb * C_G + c) * TAPS + (i - kb * TAPS)];
         }
-        if (c > 0u) barrier();  // every thread is done reading channel c - 1
-        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
-            const uint e = tid + i * THREADS;
-            if (e < IN_TILE) sIn[e] = staged[i];
-        }
-        barrier();
 
         // Input row a of this thread's window feeds output row j through kernel row r where
         // a = j*SH + r*DH: all constants once the loops are unrolled.
         [[unroll]] for (uint a = 0; a < THREAD_IN_H; ++a) {
             float x[THREAD_IN_W];
             [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q)
-                x[q] = sIn[(inRow0 + a) * IN_TILE_W + inCol0 + q];
+                x[q] = sIn[base + (inRow0 + a) * ROW_WORDS + inCol0 + q];
             [[unroll]] for (uint j = 0; j < ROWS; ++j) {
                 if (a < j * SH || (a - j * SH) % DH != 0u || (a - j * SH) / DH >= KERNEL_R) continue;
                 const uint r = (a - j * SH) / DH;

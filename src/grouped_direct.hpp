@@ -19,9 +19,13 @@ namespace vkconv::detail {
 // bound by memory, or nearly, and a GEMM tile would be mostly padding or reload its operands.
 bool groupedDirectServes(const ConvProblem& problem);
 
-// The output tile (rows, columns) and the input tile it reads, halo included (rows, columns).
+// The output tile (rows, columns), the input tile it reads, halo included (rows, columns), and
+// how shared memory holds it: rows of rowWords floats (the tile starting `shift` columns in,
+// so that it can be loaded as 16-byte vectors), in one buffer, or two when the group has
+// several input channels.
 struct GroupedDirectTile {
     uint64_t outH, outW, inH, inW;
+    uint64_t shift, rowWords, buffers;
 };
 GroupedDirectTile groupedDirectTile(const KernelConfig& config, const ConvProblem& problem);
 

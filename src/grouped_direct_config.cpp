@@ -31,12 +31,15 @@ GroupedDirectTile groupedDirectTile(const KernelConfig& c, const ConvProblem& p)
     t.outW = uint64_t(c.directThreadsW) * c.directVecW;
     t.inH = t.outH ? (t.outH - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1 : 0;
     t.inW = t.outW ? (t.outW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1 : 0;
+    t.shift = (4 - uint64_t(p.padW) % 4) % 4;
+    t.rowWords = (t.shift + t.inW + 3) / 4 * 4;
+    t.buffers = p.inChannels / p.groups > 1 ? 2 : 1;
     return t;
 }
 
 uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    return uint32_t(std::min<uint64_t>(t.inH * t.inW * 4, 1u << 30));
+    return uint32_t(std::min<uint64_t>(t.buffers * t.inH * t.rowWords * 4, 1u << 30));
 }
 
 uint32_t groupedDirectTilesPerImage(const KernelConfig& c, const ConvProblem& p) {
@@ -64,7 +67,7 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
         return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    if (ceilDiv(t.inH * t.inW, threads) > kMaxLoadSteps)
+    if (ceilDiv(t.inH * t.rowWords, threads) > kMaxLoadSteps)
         return "grouped-direct input tile of " + std::to_string(t.inH) + "x" + std::to_string(t.inW) +
                " takes more than " + std::to_string(kMaxLoadSteps) + " loads a thread";
     const uint32_t shared = groupedDirectSharedBytes(c, p);
@@ -124,21 +127,22 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     double factor = 1.0;
     // The halo: input loaded (and read from L2) per input the tile needs, once per channel block.
     const double needed = double(t.outH * p.strideH) * double(t.outW * p.strideW);
-    factor *= 1.0 + 0.25 * (double(t.inH * t.inW) / needed - 1.0);
+    factor *= 1.0 + 0.25 * (double(t.inH * t.rowWords) / needed - 1.0);
     // Shared-memory reads per multiply-add: a thread reads its window's rows once and uses each
-    // value for every tap, row and channel it meets.
+    // value for every tap, row and channel it meets. Lanes of a subgroup read VEC_W x SW words
+    // apart: that many of them share a bank.
     const double window = double(((c.directRows - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1) *
                                  ((c.directVecW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1));
-    factor *= 1.0 + 0.5 * window / (double(c.directRows * c.directVecW * c.directChannels) * taps);
-    // Whole 16-byte stores where the output rows are aligned to them; 128-256 threads a
-    // workgroup hide the loads' latency best on GPUs.
-    if (!d.isCpu()) {
-        factor *= c.directVecW == 4 && p.outWidth() % 4 == 0 ? 1.0 : 1.05;
-        factor *= c.threads() >= 128 ? 1.0 : 1.1;
-    }
-    // The weights of KB channels and their accumulators cost registers: past 64 of them fewer
-    // workgroups stay resident.
-    const double registers = double(c.directChannels) * taps + double(c.directChannels * c.directRows * c.directVecW);
+    const double conflicts = std::min<double>(double(c.directVecW * p.strideW), 32.0);
+    factor *= 1.0 + 0.5 * window * conflicts / (double(c.directRows * c.directVecW * c.directChannels) * taps);
+    // GPUs keep at most so many workgroups resident per compute unit (32 on NVIDIA's): below 64
+    // threads a workgroup they cannot fill it.
+    if (!d.isCpu()) factor *= c.threads() >= 128 ? 1.0 : c.threads() >= 64 ? 1.05 : 1.3;
+    // The weights of KB channels, the accumulators and (with two buffers) the next channel's
+    // staged loads cost registers: past 64 of them fewer workgroups stay resident.
+    const double staged = t.buffers > 1 ? std::ceil(double(t.inH * t.rowWords) / c.threads()) : 0.0;
+    const double registers = double(c.directChannels) * taps +
+                             double(c.directChannels * c.directRows * c.directVecW) + staged;
     if (registers > 64) factor *= 1.0 + (registers - 64) / 256.0;
     // Wider groups reuse each input over many more output channels in the GEMM kernel's
     // register tile than in the KB channels here; keep them there unless a sweep measures

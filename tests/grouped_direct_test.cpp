@@ -1,8 +1,8 @@
 // The grouped direct kernel (depthwise, channel multipliers, small groups): each case runs on
 // every device, either as the heuristic's choice under both precisions (and the case asserts
 // that the grouped direct kernel is what ran) or with a forced tile that reaches one of the
-// kernel's own paths (several tiles and channel blocks, 16-byte stores, a partial channel
-// block, tiles that overhang the output). Random inputs, a NaN-filled output, the
+// kernel's own paths (several tiles and channel blocks, 16-byte loads and stores or scalar ones,
+// two shared buffers, a partial channel block, tiles that overhang the output). Random inputs, a NaN-filled output, the
 // double-precision reference, fp32's bound. Plus the pure rules: where the heuristic picks it,
 // and that its candidates fit every shipped profile.
 #include <gmock/gmock.h>
@@ -68,11 +68,13 @@ std::vector<DirectCase> directCases() {
         {"groups_cg2_kg6", problem(1, 6, 7, 9, 18, 3, 3, 3, 1, 1), {}},
         {"groups_cg3_kg5_prime", problem(1, 9, 11, 7, 15, 3, 3, 3, 2, 1), {}},
         {"groups_cg16_kg16", problem(1, 32, 6, 6, 32, 3, 3, 2, 1, 1), {}},
+        {"depthwise_width16_vector_loads", problem(2, 3, 9, 16, 3, 3, 3, 3, 1, 1), {}},
         // Forced tiles: several tiles along both axes with 16-byte stores; a tile wider and taller
         // than the output; rows past the output; a partial channel block; channel blocks with
         // several input channels (the barrier between channels).
         {"tile_vec4_several_tiles", alignedRows, Tile{2, 4, 2, 4, 1}},
         {"tile_vec2_odd_width", problem(1, 3, 9, 11, 3, 3, 3, 3, 1, 1), Tile{4, 2, 3, 2, 1}},
+        {"tile_width3_scalar_loads", problem(1, 2, 7, 12, 2, 3, 3, 2, 1, 2), Tile{3, 4, 2, 1, 1}},
         {"tile_overhangs_output", problem(1, 2, 5, 5, 2, 3, 3, 2, 1, 1), Tile{16, 4, 4, 1, 1}},
         {"tile_partial_channel_block", problem(2, 6, 8, 8, 15, 3, 3, 3, 1, 1), Tile{8, 4, 2, 1, 4}},
         {"tile_vec4_stride2_channels", problem(1, 8, 16, 16, 8, 3, 3, 2, 2, 1), Tile{2, 8, 1, 4, 2}},
