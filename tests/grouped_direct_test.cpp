@@ -19,6 +19,7 @@
 #include "vkconv/device_profile.hpp"
 #include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
+#include "vkconv/tuning.hpp"
 
 namespace vkconv::test {
 namespace {
@@ -208,6 +209,25 @@ TEST(GroupedDirectRules, CandidatesFitEveryProfile) {
                 }
                 EXPECT_TRUE(detail::selectConfig(Path::Fp32, device, p).config.groupedDirect()) << label;
             }
+        }
+    }
+}
+
+// `vkconv sweep --nearby` from a grouped direct configuration tries other tiles of the same
+// kernel, each valid on the device.
+TEST(GroupedDirectRules, TuningNeighboursAreGroupedDirectTiles) {
+    for (int d : testDeviceIndices()) {
+        ASSERT_GE(d, 0) << listDevicesError();
+        const DeviceInfo& device = testDevices()[size_t(d)];
+        const ConvProblem p = problem(32, 128, 56, 56, 128, 3, 3, 32, 1, 1);
+        const KernelConfig current = detail::selectConfig(Path::Fp32, device, p).config;
+        ASSERT_TRUE(current.groupedDirect()) << current.str();
+        const auto nearby = nearbyConfigs(current, device, p);
+        ASSERT_GT(nearby.size(), 1u);
+        EXPECT_EQ(nearby.front(), current);
+        for (const auto& c : nearby) {
+            EXPECT_TRUE(c.groupedDirect()) << c.str();
+            EXPECT_EQ(canImplement(c, device, p), "") << c.str();
         }
     }
 }
