@@ -5,8 +5,9 @@
 // kernel variants quickly inside one short GPU lease.
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
-//              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]]
-// --filter keeps configurations whose name contains (A or B) and C.
+//              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
+// --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
+// heuristic's order (best first), so that --limit N times its top N.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,6 +51,7 @@ int main(int argc, char** argv) try {
     int iterations = 20;
     std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
+    bool ranked = false;          // --ranked: candidates in the heuristic's order
     std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -62,6 +64,7 @@ int main(int argc, char** argv) try {
         else if (a == "--iterations") iterations = std::stoi(next());
         else if (a == "--skip") skips.push_back(uint32_t(std::stoul(next())));
         else if (a == "--stats") stats = true;
+        else if (a == "--ranked") ranked = true;
         else if (a == "--shape") shape = next();
         else throw invalidArgument("argument", a, "unknown");
     }
@@ -96,6 +99,10 @@ int main(int argc, char** argv) try {
 
     const Path path = pathFromString(pathName);
     auto configs = detail::candidateConfigs(path, dev, p);
+    if (ranked) {
+        configs.clear();
+        for (auto& [c, cost] : detail::selectConfig(path, dev, p).weighed) configs.push_back(c);
+    }
     std::vector<std::pair<double, KernelConfig>> results;
     size_t tried = 0;
     for (const auto& c : configs) {
