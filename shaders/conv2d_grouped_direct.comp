@@ -65,7 +65,9 @@ const uint BUFFERS = C_G > 1u ? 2u : 1u;
 // The input again, as vectors, for the 16-byte loads (the same binding as input_data).
 layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4[]; };
 
-shared float sIn[BUFFERS * TILE_WORDS];
+// As vectors, so that the 16-byte loads land in shared memory as 16-byte stores (four scalar
+// stores 4 words apart would meet in the same banks); read back one float at a time.
+shared vec4 sIn[BUFFERS * TILE_WORDS / 4u];
 
 // One channel's tile on its way from memory to shared memory.
 float staged[LOAD_STEPS];
@@ -99,17 +101,12 @@ void storeTile(uint base, bool vectors) {
     if (vectors) {
         [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) {
             const uint e = gl_LocalInvocationIndex + i * THREADS;
-            if (e < TILE_WORDS / 4u) {
-                sIn[base + 4u * e] = staged4[i].x;
-                sIn[base + 4u * e + 1u] = staged4[i].y;
-                sIn[base + 4u * e + 2u] = staged4[i].z;
-                sIn[base + 4u * e + 3u] = staged4[i].w;
-            }
+            if (e < TILE_WORDS / 4u) sIn[base / 4u + e] = staged4[i];
         }
     } else {
         [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
             const uint e = gl_LocalInvocationIndex + i * THREADS;
-            if (e < TILE_WORDS) sIn[base + e] = staged[i];
+            if (e < TILE_WORDS) sIn[(base + e) / 4u][(base + e) % 4u] = staged[i];
         }
     }
 }
@@ -161,8 +158,10 @@ void main() {
         // a = j*SH + r*DH: all constants once the loops are unrolled.
         [[unroll]] for (uint a = 0; a < THREAD_IN_H; ++a) {
             float x[THREAD_IN_W];
-            [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q)
-                x[q] = sIn[base + (inRow0 + a) * ROW_WORDS + inCol0 + q];
+            [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q) {
+                const uint word = base + (inRow0 + a) * ROW_WORDS + inCol0 + q;
+                x[q] = sIn[word / 4u][word % 4u];
+            }
             [[unroll]] for (uint j = 0; j < ROWS; ++j) {
                 if (a < j * SH || (a - j * SH) % DH != 0u || (a - j * SH) / DH >= KERNEL_R) continue;
                 const uint r = (a - j * SH) / DH;
