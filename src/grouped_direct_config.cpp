@@ -98,8 +98,10 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
             for (uint32_t th : {1u, 2u, 4u, 8u, 16u, 32u})
                 for (uint32_t rows : {1u, 2u, 4u, 8u})
                     for (uint32_t kb : {1u, 2u, 4u, 8u, 16u}) {
+                        // 32 to 256 threads, fewer only where one tile covers the whole output.
                         const uint64_t threads = uint64_t(tw) * th;
-                        if (threads < 32 || threads > 256) continue;
+                        const bool whole = uint64_t(tw) * vecW >= outW && uint64_t(th) * rows >= outH;
+                        if ((threads < 32 && !whole) || threads > 256) continue;
                         // A tile no wider or taller than the output needs; the channel block
                         // no larger than the group's channels rounded up to a power of two.
                         if (tw > 8 && uint64_t(tw / 2) * vecW >= outW && tw != rowThreads) continue;
@@ -139,6 +141,10 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // GPUs keep at most so many workgroups resident per compute unit (32 on NVIDIA's): below 64
     // threads a workgroup they cannot fill it.
     if (!d.isCpu()) factor *= c.threads() >= 128 ? 1.0 : c.threads() >= 64 ? 1.05 : 1.3;
+    // NVIDIA's compiler sizes a kernel's register budget by how many of its workgroups fit
+    // maxComputeSharedMemorySize; past half of it the GEMM kernels lost a third of their speed
+    // (bench/RESULTS.md, heuristicCost's packed-loader rule).
+    if (!d.isCpu() && 2ull * groupedDirectSharedBytes(c, p) > d.maxSharedMemoryBytes) factor *= 1.45;
     // The weights of KB channels, the accumulators and (with two buffers) the next channel's
     // staged loads cost registers: past 64 of them fewer workgroups stay resident.
     const double staged = t.buffers > 1 ? std::ceil(double(t.inH * t.rowWords) / c.threads()) : 0.0;

@@ -63,6 +63,8 @@ std::vector<DirectCase> directCases() {
         {"depthwise_stride_dilation_nonsquare", nonSquare, {}},
         {"depthwise_pad_larger_than_kernel", problem(1, 2, 4, 5, 2, 3, 3, 2, 1, 4), {}},
         {"depthwise_1xW_no_bias", problem(3, 4, 1, 23, 4, 1, 3, 4, 1, 1, 1, false), {}},
+        {"depthwise_output_1x1", problem(2, 4, 3, 3, 4, 3, 3, 4), {}},
+        {"depthwise_output_2x3_stride2", problem(1, 3, 4, 6, 3, 3, 3, 3, 2, 1), {}},
         {"multiplier2", problem(1, 4, 10, 10, 8, 3, 3, 4, 1, 1), {}},
         {"multiplier3_stride2_no_bias", problem(2, 3, 9, 11, 9, 3, 3, 3, 2, 0, 1, false), {}},
         {"groups_cg4_kg4_resnext_like", problem(2, 16, 10, 10, 16, 3, 3, 4, 1, 1), {}},
