@@ -14,9 +14,10 @@
 
 namespace vkconv::detail {
 
-// Groups the kernel is for: at most 16 input and 16 output channels a group. There each output
-// takes at most 16 x R x S multiply-adds from values that are read once, so the layer is
-// bound by memory, or nearly, and a GEMM tile would be mostly padding or reload its operands.
+// The problems the kernel is chosen for: grouped convolutions (groups > 1) with at most 16 input
+// and 16 output channels a group. There each output takes at most 16 x R x S multiply-adds from
+// values that are read once, so the layer is bound by memory, or nearly, and a GEMM tile would be
+// mostly padding. Ungrouped convolutions stay on the GEMM kernels, whose choices were measured.
 bool groupedDirectServes(const ConvProblem& problem);
 
 // The output tile (rows, columns), the input tile it reads, halo included (rows, columns), and
@@ -35,8 +36,8 @@ uint32_t groupedDirectTilesPerImage(const KernelConfig& config, const ConvProble
 std::string canImplementGroupedDirect(const KernelConfig& config, const DeviceInfo& device,
                                       const ConvProblem& problem);
 
-// Every grouped direct configuration that fits (empty where the groups are wider than 16 input
-// channels: there the GEMM kernel's candidates are the ones worth timing).
+// Every grouped direct configuration that fits, for the problems it serves (elsewhere none: a
+// caller may still force one, and can_implement says whether it fits).
 std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& device, const ConvProblem& problem);
 
 // Relative cost in heuristicCost's units (multiply-adds done, times shape factors).

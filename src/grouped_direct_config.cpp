@@ -22,7 +22,7 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 bool groupedDirectServes(const ConvProblem& p) {
-    return p.inChannels / p.groups <= 16 && p.outChannels / p.groups <= 16;
+    return p.groups > 1 && p.inChannels / p.groups <= 16 && p.outChannels / p.groups <= 16;
 }
 
 GroupedDirectTile groupedDirectTile(const KernelConfig& c, const ConvProblem& p) {
@@ -85,7 +85,7 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
 
 std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const ConvProblem& p) {
     std::vector<KernelConfig> out;
-    if (p.inChannels / p.groups > 16) return out;
+    if (!groupedDirectServes(p)) return out;
     const uint64_t outH = uint64_t(p.outHeight()), outW = uint64_t(p.outWidth());
     const uint64_t kG = uint64_t(p.outChannels / p.groups);
     for (uint32_t vecW : {1u, 2u, 4u}) {
@@ -151,10 +151,6 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     const double registers = double(c.directChannels) * taps +
                              double(c.directChannels * c.directRows * c.directVecW) + staged;
     if (registers > 64) factor *= 1.0 + (registers - 64) / 256.0;
-    // Wider groups reuse each input over many more output channels in the GEMM kernel's
-    // register tile than in the KB channels here; keep them there unless a sweep measures
-    // otherwise.
-    if (!groupedDirectServes(p)) factor *= 4.0;
     const double workgroups = tiles * kBlocks * double(p.groups);
     const double slots = d.isCpu() ? 16.0 : 512.0;
     return work * factor * (workgroups < slots ? slots / workgroups : 1.0);
@@ -189,7 +185,7 @@ std::string groupedDirectNote(const ConvProblem& p) {
     // current GPUs (H200: ~67 TFLOP/s against 4.8 TB/s of 8-byte outputs-and-inputs).
     if (macs <= 64) s << " costs these memory-bound layers little and";
     s << " holds fp32's bound " << errorBound(Path::Fp32) << " on every path";
-    if (!groupedDirectServes(p)) s << " (groups wider than 16 channels: chosen by a sweep or by the caller)";
+    if (!groupedDirectServes(p)) s << " (not a problem it is chosen for: given by the caller)";
     return s.str();
 }
 

@@ -171,16 +171,19 @@ TEST_P(GroupedDirect, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Problems, GroupedDirect, ::testing::ValuesIn(allCases()),
                          [](const auto& info) { return caseName(info.param); });
 
-// Where the groups are wide, the GEMM kernel keeps its place under fp32 (and the matrix units
-// theirs under fast): the grouped direct kernel is not the heuristic's choice there.
+// Where the groups are wide, or there is one group (even of few channels), the GEMM kernel keeps
+// its place under fp32: the grouped direct kernel is neither the heuristic's choice nor a
+// candidate there.
 TEST(GroupedDirectRules, HeuristicKeepsWideGroupsOnTheGemmKernel) {
     for (int d : testDeviceIndices()) {
         ASSERT_GE(d, 0) << listDevicesError();
         const DeviceInfo& device = testDevices()[size_t(d)];
         for (const ConvProblem& p : {problem(8, 64, 28, 28, 64, 3, 3, 1, 1, 1), problem(8, 64, 28, 28, 256, 3, 3, 4, 1, 1),
-                                     problem(8, 128, 28, 28, 128, 3, 3, 2, 1, 1)}) {
+                                     problem(8, 128, 28, 28, 128, 3, 3, 2, 1, 1), problem(2, 8, 20, 20, 8, 3, 3, 1, 1, 1),
+                                     problem(2, 3, 20, 20, 1, 3, 3, 1)}) {
             const auto choice = detail::selectConfig(Path::Fp32, device, p);
             EXPECT_FALSE(choice.config.groupedDirect()) << p.str() << ": " << choice.config.str();
+            EXPECT_TRUE(detail::groupedDirectCandidates(device, p).empty()) << p.str();
         }
     }
 }
