@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "grouped_direct.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "vkconv/error.hpp"
@@ -175,6 +176,8 @@ std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& d, const
     std::vector<KernelConfig> out;
     for (const auto& c : all)
         if (canImplement(c, d, p).empty()) out.push_back(c);
+    if (path == Path::Fp32)  // already checked by can_implement
+        for (auto& c : groupedDirectCandidates(d, p)) out.push_back(std::move(c));
     return out;
 }
 
@@ -192,6 +195,7 @@ bool anyCandidate(Path path, const DeviceInfo& d, const ConvProblem& p) {
 }  // namespace
 
 double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (c.groupedDirect()) return groupedDirectCost(c, d, p);
     const double m = double(p.gemmM()), n = double(p.gemmN()), k = double(p.gemmK());
     const double mTiles = std::ceil(m / c.bm), nTiles = std::ceil(n / c.bn);
     const double kPadded = std::ceil(k / c.bk) * c.bk;

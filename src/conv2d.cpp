@@ -10,6 +10,7 @@
 #include "buffer.hpp"
 #include "config_select.hpp"
 #include "conv_plan.hpp"
+#include "grouped_direct.hpp"
 #include "kernels.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
@@ -222,11 +223,20 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     }
 
     const KernelConfig& c = impl.config;
-    PreparedKernel kernel = c.path == Path::Fp32             ? prepareFp32Kernel(problem, c, weight)
+    if (c.groupedDirect()) impl.why += "; " + groupedDirectNote(problem);
+    PreparedKernel kernel = c.groupedDirect()              ? prepareGroupedDirectKernel(problem, c, weight)
+                            : c.path == Path::Fp32         ? prepareFp32Kernel(problem, c, weight)
                             : c.aLoader == ALoader::Packed ? preparePackedCoopMatKernel(problem, c, weight)
                             : c.aLoader == ALoader::Nhwc   ? prepareNhwcCoopMatKernel(problem, c, weight)
                                                            : prepareCoopMatKernel(problem, c, weight);
-    impl.plan = planExecution(problem, device, c.bm, c.bn, kernel.tilesPerImage, kernel.workspacePerImage,
+    // The grouped direct kernel: spatial tiles of each image along X, channel blocks along Y.
+    uint32_t tileM = c.bm, tileN = c.bn;
+    if (c.groupedDirect()) {
+        const GroupedDirectTile direct = groupedDirectTile(c, problem);
+        tileM = uint32_t(direct.outH * direct.outW), tileN = c.directChannels;
+        kernel.tilesPerImage = groupedDirectTilesPerImage(c, problem);
+    }
+    impl.plan = planExecution(problem, device, tileM, tileN, kernel.tilesPerImage, kernel.workspacePerImage,
                               kernel.workspaceTail, c.tilesPerWorkgroup);
     if (kernel.packInput) {
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "grouped_direct.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "vkconv/error.hpp"
@@ -45,11 +46,13 @@ double errorBound(Path path) {
 }
 
 uint32_t KernelConfig::threads() const {
+    if (groupedDirect()) return directThreadsW * directThreadsH;
     if (path == Path::Fp32) return (bm / tm) * (bn / tn);
     return warpsM * warpsN * subgroupSize;
 }
 
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
+    if (groupedDirect()) return detail::groupedDirectSharedBytes(*this, p);
     if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
     if (aLoader == ALoader::Nhwc) return detail::nhwcSharedMemoryBytes(*this);
     if (aLoader == ALoader::Packed) {
@@ -79,6 +82,13 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
 
 std::string KernelConfig::str() const {
     std::ostringstream s;
+    if (groupedDirect()) {
+        s << "fp32 grouped-direct " << directThreadsH * directRows << "x" << directThreadsW * directVecW
+          << " thread " << directRows << "x" << directVecW << " k" << directChannels << " threads "
+          << directThreadsW << "x" << directThreadsH;
+        if (subgroupSize) s << " sg" << subgroupSize;
+        return s.str();
+    }
     s << toString(path) << " " << bm << "x" << bn << "x" << bk;
     if (path == Path::Fp32)
         s << " thread " << tm << "x" << tn;
@@ -176,6 +186,7 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
 }  // namespace
 
 std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (c.groupedDirect()) return detail::canImplementGroupedDirect(c, d, p);
     if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
     // B not staged, or the packed loader (its slices are whole kernel-row pieces): BK may be any
     // multiple of the MMA's K.

@@ -74,6 +74,22 @@ struct CoopMatKernelSpec {
     }
 };
 
+// shaders/conv2d_grouped_direct.comp
+struct GroupedDirectSpec {
+    ProblemSpec problem;
+    uint32_t threadsW, threadsH, vecW, rows, channels, threads;
+
+    static std::vector<VkSpecializationMapEntry> entries() {
+        std::vector<VkSpecializationMapEntry> e;
+        appendProblemEntries(e, offsetof(GroupedDirectSpec, problem));
+        const uint32_t offsets[] = {offsetof(GroupedDirectSpec, threadsW), offsetof(GroupedDirectSpec, threadsH),
+                                    offsetof(GroupedDirectSpec, vecW),     offsetof(GroupedDirectSpec, rows),
+                                    offsetof(GroupedDirectSpec, channels), offsetof(GroupedDirectSpec, threads)};
+        for (uint32_t i = 0; i < 6; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+        return e;
+    }
+};
+
 // The push constants of every conv kernel (ChunkParams in conv_problem.glsl).
 struct ChunkParams {
     uint32_t mRows, inOffset, outOffset, mTileBase, groupBase;

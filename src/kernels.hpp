@@ -33,6 +33,9 @@ std::vector<float> packWeightsKxN(const ConvProblem& problem, const float* weigh
 
 PreparedKernel prepareFp32Kernel(const ConvProblem& problem, const KernelConfig& config,
                                  const float* weight);
+// Weights as [group][channel blocks x directChannels][C/groups][R][S], zero past K/groups.
+PreparedKernel prepareGroupedDirectKernel(const ConvProblem& problem, const KernelConfig& config,
+                                          const float* weight);
 PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
                                     const float* weight);
 

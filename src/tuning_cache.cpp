@@ -40,7 +40,11 @@ json configObject(const KernelConfig& c) {
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
                 {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
-                {"tileH", c.tileH},         {"tileW", c.tileW},   {"subgroupSize", c.subgroupSize}};
+                {"tileH", c.tileH},         {"tileW", c.tileW},   {"subgroupSize", c.subgroupSize},
+                {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
+                {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
+                {"directVecW", c.directVecW}, {"directRows", c.directRows},
+                {"directChannels", c.directChannels}};
 }
 
 KernelConfig configFromObject(const json& j) {
@@ -88,6 +92,15 @@ KernelConfig configFromObject(const json& j) {
         c.bRegisters = j.at("bRegisters").get<bool>();
     }
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
+    if (j.contains("fp32Kernel")) {
+        const std::string kernel = text("fp32Kernel");
+        if (kernel != "gemm" && kernel != "grouped-direct")
+            throw invalidArgument("config.fp32Kernel", kernel, "expected gemm or grouped-direct");
+        c.fp32Kernel = kernel == "grouped-direct" ? Fp32Kernel::GroupedDirect : Fp32Kernel::Gemm;
+        c.directThreadsW = u32("directThreadsW"), c.directThreadsH = u32("directThreadsH");
+        c.directVecW = u32("directVecW"), c.directRows = u32("directRows");
+        c.directChannels = u32("directChannels");
+    }
     return c;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "config_select.hpp"
+#include "grouped_direct.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/tuning.hpp"
 
@@ -83,7 +84,9 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
     // Kinds of neighbour, most wanted first, each with how many it gets before the rest compete
     // on heuristic cost for the slots left.
     std::vector<std::pair<std::vector<KernelConfig>, size_t>> kinds;
-    if (current.path == Path::Fp32) {
+    if (current.groupedDirect()) {
+        kinds.push_back({detail::groupedDirectNeighbours(current), kMaxNeighbours});
+    } else if (current.path == Path::Fp32) {
         kinds.push_back({threadTiles(current), kMaxNeighbours});
     } else {
         std::vector<KernelConfig> depth;

@@ -75,6 +75,12 @@ void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
     EXPECT_EQ(a.subgroupSize, b.subgroupSize);
     EXPECT_EQ(a.bRegisters, b.bRegisters);
     EXPECT_EQ(a.tilesPerWorkgroup, b.tilesPerWorkgroup);
+    EXPECT_EQ(a.fp32Kernel, b.fp32Kernel);
+    EXPECT_EQ(a.directThreadsW, b.directThreadsW);
+    EXPECT_EQ(a.directThreadsH, b.directThreadsH);
+    EXPECT_EQ(a.directVecW, b.directVecW);
+    EXPECT_EQ(a.directRows, b.directRows);
+    EXPECT_EQ(a.directChannels, b.directChannels);
 }
 
 TEST(TuningCache, ConfigJsonKeepsEveryField) {
@@ -87,9 +93,14 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     expectSameFields(configFromJson(configToJson(c)), c);
     c.aLoader = ALoader::Packed;
     expectSameFields(configFromJson(configToJson(c)), c);
+    KernelConfig direct;
+    direct.fp32Kernel = Fp32Kernel::GroupedDirect;
+    direct.directThreadsW = 56, direct.directThreadsH = 4, direct.directVecW = 2, direct.directRows = 8;
+    direct.directChannels = 4, direct.subgroupSize = 16;
+    expectSameFields(configFromJson(configToJson(direct)), direct);
     // A new KernelConfig field must be added to the serialization (src/tuning_cache.cpp) and to
     // expectSameFields above; this size check is the reminder.
-    EXPECT_EQ(sizeof(KernelConfig), 84u) << "KernelConfig changed: update src/tuning_cache.cpp";
+    EXPECT_EQ(sizeof(KernelConfig), 108u) << "KernelConfig changed: update src/tuning_cache.cpp";
     EXPECT_THROW(configFromJson("{\"path\": \"fp32\"}"), Error);
     EXPECT_THROW(configFromJson("not json"), Error);
 }

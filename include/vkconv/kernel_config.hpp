@@ -46,6 +46,15 @@ enum class ALoader {
 };
 Precision precisionFromString(const std::string& name);  // "fast", "fp32"
 
+// Which fp32 kernel a Path::Fp32 configuration runs.
+enum class Fp32Kernel {
+    Gemm,           // the implicit-GEMM tile (bm x bn x bk, thread tm x tn): any problem
+    // The grouped direct kernel for groups with few channels (depthwise, channel multipliers,
+    // groups of up to 16 channels): a spatial tile of a few output channels per workgroup,
+    // input staged once in shared memory, weights in registers (shaders/conv2d_grouped_direct.comp).
+    GroupedDirect,
+};
+
 struct KernelConfig {
     Path path = Path::Fp32;
     uint32_t bm = 64, bn = 64, bk = 8;  // workgroup tile
@@ -72,10 +81,19 @@ struct KernelConfig {
     bool bRegisters = false;
     uint32_t tilesPerWorkgroup = 1;
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
+    // fp32 path: the GEMM tile above, or the grouped direct kernel with its own tile: a workgroup
+    // of directThreadsW x directThreadsH threads computes directRows x directVecW outputs each
+    // (down a column x along a row), for directChannels output channels of one group.
+    Fp32Kernel fp32Kernel = Fp32Kernel::Gemm;
+    uint32_t directThreadsW = 0, directThreadsH = 0, directVecW = 1, directRows = 1, directChannels = 1;
 
     uint32_t threads() const;           // workgroup size
     uint32_t sharedMemoryBytes(const ConvProblem& problem) const;  // shared memory the kernel declares
-    std::string str() const;            // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32"
+    // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32",
+    // "fp32 grouped-direct 16x64 thread 4x2 k1 threads 32x4" (output tile rows x columns, outputs a
+    // thread computes down x along, output channels a workgroup computes, threads along W x H)
+    std::string str() const;
+    bool groupedDirect() const { return path == Path::Fp32 && fp32Kernel == Fp32Kernel::GroupedDirect; }
 
     bool operator==(const KernelConfig& o) const { return str() == o.str(); }
 };

@@ -5,8 +5,9 @@
 // kernel variants quickly inside one short GPU lease.
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
-//              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad]
-// --filter keeps configurations whose name contains (A or B) and C.
+//              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
+// --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
+// heuristic's order (best first), so that --limit N times its top N.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,7 +51,8 @@ int main(int argc, char** argv) try {
     int iterations = 20;
     std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
-    std::string shape;            // --shape N,C,H,W,K,R,stride,pad (square kernel): not alexnet1
+    bool ranked = false;          // --ranked: candidates in the heuristic's order
+    std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
@@ -62,6 +64,7 @@ int main(int argc, char** argv) try {
         else if (a == "--iterations") iterations = std::stoi(next());
         else if (a == "--skip") skips.push_back(uint32_t(std::stoul(next())));
         else if (a == "--stats") stats = true;
+        else if (a == "--ranked") ranked = true;
         else if (a == "--shape") shape = next();
         else throw invalidArgument("argument", a, "unknown");
     }
@@ -72,12 +75,12 @@ int main(int argc, char** argv) try {
     if (batch < 0) batch = dev.isCpu() ? 2 : 256;
     ConvProblem p = ConvProblem::alexnet1(batch);
     if (!shape.empty()) {
-        int64_t v[8];
-        if (std::sscanf(shape.c_str(), "%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2], &v[3], &v[4],
-                        &v[5], &v[6], &v[7]) != 8)
-            throw invalidArgument("--shape", shape, "expected N,C,H,W,K,R,stride,pad");
+        int64_t v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
+        const int fields = std::sscanf(shape.c_str(), "%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2],
+                                       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]);
+        if (fields != 8 && fields != 9) throw invalidArgument("--shape", shape, "expected N,C,H,W,K,R,stride,pad[,groups]");
         p.batch = v[0], p.inChannels = v[1], p.height = v[2], p.width = v[3], p.outChannels = v[4];
-        p.kernelH = p.kernelW = v[5], p.strideH = p.strideW = v[6], p.padH = p.padW = v[7];
+        p.kernelH = p.kernelW = v[5], p.strideH = p.strideW = v[6], p.padH = p.padW = v[7], p.groups = v[8];
         p.validate();
     }
     std::printf("device: %s (%s)\nproblem: %s  %.1f GFLOP\n", dev.name.c_str(), dev.driverInfo.c_str(),
@@ -96,6 +99,10 @@ int main(int argc, char** argv) try {
 
     const Path path = pathFromString(pathName);
     auto configs = detail::candidateConfigs(path, dev, p);
+    if (ranked) {
+        configs.clear();
+        for (auto& [c, cost] : detail::selectConfig(path, dev, p).weighed) configs.push_back(c);
+    }
     std::vector<std::pair<double, KernelConfig>> results;
     size_t tried = 0;
     for (const auto& c : configs) {

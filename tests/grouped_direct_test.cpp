@@ -1,0 +1,241 @@
+// The grouped direct kernel (depthwise, channel multipliers, small groups): each case runs on
+// every device, either as the heuristic's choice under both precisions (and the case asserts
+// that the grouped direct kernel is what ran) or with a forced tile that reaches one of the
+// kernel's own paths (several tiles and channel blocks, 16-byte loads and stores or scalar ones,
+// two shared buffers, a partial channel block, tiles that overhang the output). Random inputs, a NaN-filled output, the
+// double-precision reference, fp32's bound. Plus the pure rules: where the heuristic picks it,
+// and that its candidates fit every shipped profile.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+
+#include "config_select.hpp"   // src/: the heuristic and the candidates
+#include "grouped_direct.hpp"  // src/: groupedDirectServes
+#include "test_devices.hpp"
+#include "test_problems.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/device_profile.hpp"
+#include "vkconv/reference.hpp"
+#include "vkconv/tensor.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A forced tile: threads along W x H, outputs a thread computes down x along, channels a
+// workgroup computes.
+struct Tile {
+    uint32_t threadsW, threadsH, rows, vecW, channels;
+};
+
+struct DirectCase {
+    std::string name;
+    ConvProblem problem;
+    std::optional<Tile> tile;  // none: the heuristic's choice, under fp32 and fast precision
+};
+
+ConvProblem problem(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s, int64_t groups,
+                    int64_t stride = 1, int64_t pad = 0, int64_t dilation = 1, bool bias = true) {
+    ConvProblem p;
+    p.batch = n, p.inChannels = c, p.height = h, p.width = w, p.outChannels = k;
+    p.kernelH = r, p.kernelW = s, p.groups = groups;
+    p.strideH = p.strideW = stride, p.padH = p.padW = pad, p.dilationH = p.dilationW = dilation;
+    p.bias = bias;
+    return p;
+}
+
+std::vector<DirectCase> directCases() {
+    ConvProblem nonSquare = problem(2, 5, 13, 17, 5, 3, 5, 5);
+    nonSquare.strideH = 3, nonSquare.strideW = 2, nonSquare.padH = 1, nonSquare.padW = 2;
+    nonSquare.dilationH = 2, nonSquare.dilationW = 1;
+    // Output rows of 12 floats: 16-byte aligned, so the vector stores run.
+    ConvProblem alignedRows = problem(3, 4, 9, 12, 4, 3, 3, 4, 1, 1);
+    return {
+        // The heuristic's choice, which must be the grouped direct kernel.
+        {"depthwise_3x3_s1", problem(2, 6, 11, 13, 6, 3, 3, 6, 1, 1), {}},
+        {"depthwise_3x3_s2_odd", problem(1, 5, 15, 9, 5, 3, 3, 5, 2, 1), {}},
+        {"depthwise_7x7_convnext_like", problem(2, 8, 14, 14, 8, 7, 7, 8, 1, 3), {}},
+        {"depthwise_5x5_dilation2", problem(1, 3, 12, 12, 3, 5, 5, 3, 1, 4, 2), {}},
+        {"depthwise_stride_dilation_nonsquare", nonSquare, {}},
+        {"depthwise_pad_larger_than_kernel", problem(1, 2, 4, 5, 2, 3, 3, 2, 1, 4), {}},
+        {"depthwise_1xW_no_bias", problem(3, 4, 1, 23, 4, 1, 3, 4, 1, 1, 1, false), {}},
+        {"depthwise_output_1x1", problem(2, 4, 3, 3, 4, 3, 3, 4), {}},
+        {"depthwise_output_2x3_stride2", problem(1, 3, 4, 6, 3, 3, 3, 3, 2, 1), {}},
+        {"multiplier2", problem(1, 4, 10, 10, 8, 3, 3, 4, 1, 1), {}},
+        {"multiplier3_stride2_no_bias", problem(2, 3, 9, 11, 9, 3, 3, 3, 2, 0, 1, false), {}},
+        {"groups_cg4_kg4_resnext_like", problem(2, 16, 10, 10, 16, 3, 3, 4, 1, 1), {}},
+        {"groups_cg2_kg6", problem(1, 6, 7, 9, 18, 3, 3, 3, 1, 1), {}},
+        {"groups_cg3_kg5_prime", problem(1, 9, 11, 7, 15, 3, 3, 3, 2, 1), {}},
+        {"groups_cg16_kg16", problem(1, 32, 6, 6, 32, 3, 3, 2, 1, 1), {}},
+        {"depthwise_width16_vector_loads", problem(2, 3, 9, 16, 3, 3, 3, 3, 1, 1), {}},
+        // Forced tiles: several tiles along both axes with 16-byte stores; a tile wider and taller
+        // than the output; rows past the output; a partial channel block; channel blocks with
+        // several input channels (the barrier between channels).
+        {"tile_vec4_several_tiles", alignedRows, Tile{2, 4, 2, 4, 1}},
+        {"tile_vec2_odd_width", problem(1, 3, 9, 11, 3, 3, 3, 3, 1, 1), Tile{4, 2, 3, 2, 1}},
+        {"tile_width3_scalar_loads", problem(1, 2, 7, 12, 2, 3, 3, 2, 1, 2), Tile{3, 4, 2, 1, 1}},
+        {"tile_overhangs_output", problem(1, 2, 5, 5, 2, 3, 3, 2, 1, 1), Tile{16, 4, 4, 1, 1}},
+        {"tile_partial_channel_block", problem(2, 6, 8, 8, 15, 3, 3, 3, 1, 1), Tile{8, 4, 2, 1, 4}},
+        {"tile_vec4_stride2_channels", problem(1, 8, 16, 16, 8, 3, 3, 2, 2, 1), Tile{2, 8, 1, 4, 2}},
+    };
+}
+
+struct Case {
+    int device;
+    DirectCase c;
+    uint64_t seed;  // of the inputs
+};
+
+std::vector<Case> allCases() {
+    std::vector<Case> out;
+    for (int d : testDeviceIndices())
+        for (const auto& c : directCases()) out.push_back({d, c, 5000 + out.size() % directCases().size()});
+    return out;
+}
+
+std::string caseName(const Case& c) {
+    return (c.device < 0 ? std::string("nodevice") : "dev" + std::to_string(c.device)) + "_" + c.c.name;
+}
+
+// gtest prints a case (in failure messages) by its name and problem.
+void PrintTo(const Case& c, std::ostream* os) { *os << caseName(c) << " (" << c.c.problem.str() << ")"; }
+
+// Runs the problem with `options` on fresh random inputs into a NaN-filled output: the relative
+// error against the reference, and what ran (describe()).
+std::pair<double, std::string> runAndCompare(const Context& ctx, const ConvProblem& p, const ConvOptions& options,
+                                             uint64_t seed, std::string* configName) {
+    const std::vector<float> x = randomValues(seed * 3, size_t(p.inputElements()));
+    const std::vector<float> w = randomValues(seed * 3 + 1, size_t(p.weightElements()));
+    const std::vector<float> b = p.bias ? randomValues(seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
+    Conv2d conv(ctx, p, w, b, options);
+    *configName = conv.config().str();
+    Tensor in(ctx, {p.batch, p.inChannels, p.height, p.width});
+    const auto s = p.outputShape();
+    Tensor out(ctx, {s[0], s[1], s[2], s[3]});
+    in.upload(x);
+    out.fill(std::nanf(""));
+    conv.run(in, out);
+    const std::vector<float> got = out.download();
+    return {relativeError(got.data(), referenceConv2d(p, x.data(), w.data(), p.bias ? b.data() : nullptr)),
+            conv.describe()};
+}
+
+class GroupedDirect : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GroupedDirect, MatchesReference) {
+    const Case& c = GetParam();
+    ASSERT_GE(c.device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(c.device).context;
+    const ConvProblem& p = c.c.problem;
+    const uint64_t seed = c.seed;
+
+    std::vector<ConvOptions> runs;
+    if (c.c.tile) {
+        KernelConfig k;
+        k.fp32Kernel = Fp32Kernel::GroupedDirect;
+        k.directThreadsW = c.c.tile->threadsW, k.directThreadsH = c.c.tile->threadsH;
+        k.directRows = c.c.tile->rows, k.directVecW = c.c.tile->vecW, k.directChannels = c.c.tile->channels;
+        ASSERT_EQ(canImplement(k, ctx.device(), p), "") << k.str();
+        ConvOptions o;
+        o.config = k;
+        runs.push_back(o);
+    } else {
+        ASSERT_TRUE(detail::groupedDirectServes(p)) << p.str();
+        for (Precision precision : {Precision::Fp32, Precision::Fast}) {
+            // Under fast, groups of 8+ output channels keep the matrix units where the device
+            // has them (the correctness suite runs that path); thinner ones come here.
+            if (precision == Precision::Fast && detail::choosePath(precision, ctx.device(), p).path != Path::Fp32)
+                continue;
+            ConvOptions o;
+            o.precision = precision;
+            o.useTuningCache = false;  // the heuristic's own choice
+            runs.push_back(o);
+        }
+    }
+    for (const ConvOptions& o : runs) {
+        std::string config;
+        const auto [error, describe] = runAndCompare(ctx, p, o, seed, &config);
+        const std::string label = p.str() + "\n  " + describe;
+        // Wherever the fp32 path runs these problems, under either precision, it is the
+        // grouped direct kernel.
+        EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
+        EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
+        EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, GroupedDirect, ::testing::ValuesIn(allCases()),
+                         [](const auto& info) { return caseName(info.param); });
+
+// Where the groups are wide, or there is one group (even of few channels), the GEMM kernel keeps
+// its place under fp32: the grouped direct kernel is neither the heuristic's choice nor a
+// candidate there.
+TEST(GroupedDirectRules, HeuristicKeepsWideGroupsOnTheGemmKernel) {
+    for (int d : testDeviceIndices()) {
+        ASSERT_GE(d, 0) << listDevicesError();
+        const DeviceInfo& device = testDevices()[size_t(d)];
+        for (const ConvProblem& p : {problem(8, 64, 28, 28, 64, 3, 3, 1, 1, 1), problem(8, 64, 28, 28, 256, 3, 3, 4, 1, 1),
+                                     problem(8, 128, 28, 28, 128, 3, 3, 2, 1, 1), problem(2, 8, 20, 20, 8, 3, 3, 1, 1, 1),
+                                     problem(2, 3, 20, 20, 1, 3, 3, 1)}) {
+            const auto choice = detail::selectConfig(Path::Fp32, device, p);
+            EXPECT_FALSE(choice.config.groupedDirect()) << p.str() << ": " << choice.config.str();
+            EXPECT_TRUE(detail::groupedDirectCandidates(device, p).empty()) << p.str();
+        }
+    }
+}
+
+// Every shipped profile (vulkan-minimum: 16 KB, 128 invocations; mobile: 16 KB) leaves grouped
+// direct candidates for the suite's depthwise and small-group layers, each within the profile's
+// limits, and the heuristic picks one of them.
+TEST(GroupedDirectRules, CandidatesFitEveryProfile) {
+    const std::vector<ConvProblem> layers = {
+        problem(64, 96, 56, 56, 96, 7, 7, 96, 1, 3),      // ConvNeXt's 7x7 depthwise
+        problem(32, 128, 56, 56, 128, 3, 3, 32, 1, 1),    // ResNeXt-like, 4 channels a group
+        problem(128, 64, 112, 112, 64, 3, 3, 64, 2, 1),   // MobileNet's strided depthwise
+        problem(512, 512, 14, 14, 512, 3, 3, 512, 1, 1),  // MobileNet's late depthwise
+    };
+    for (int d : testDeviceIndices()) {
+        ASSERT_GE(d, 0) << listDevicesError();
+        std::vector<std::optional<DeviceProfile>> profiles{std::nullopt};
+        for (const auto& prof : DeviceProfile::builtin()) profiles.push_back(prof);
+        for (const auto& prof : profiles) {
+            const DeviceInfo device = prof ? applyProfile(testDevices()[size_t(d)], *prof) : testDevices()[size_t(d)];
+            for (const ConvProblem& p : layers) {
+                const std::string label = p.str() + " under " + (prof ? prof->name : "no profile");
+                const auto candidates = detail::groupedDirectCandidates(device, p);
+                ASSERT_FALSE(candidates.empty()) << label;
+                for (const auto& c : candidates) {
+                    EXPECT_LE(c.threads(), device.maxWorkGroupInvocations) << label << ": " << c.str();
+                    EXPECT_LE(c.sharedMemoryBytes(p), device.maxSharedMemoryBytes) << label << ": " << c.str();
+                }
+                EXPECT_TRUE(detail::selectConfig(Path::Fp32, device, p).config.groupedDirect()) << label;
+            }
+        }
+    }
+}
+
+// `vkconv sweep --nearby` from a grouped direct configuration tries other tiles of the same
+// kernel, each valid on the device.
+TEST(GroupedDirectRules, TuningNeighboursAreGroupedDirectTiles) {
+    for (int d : testDeviceIndices()) {
+        ASSERT_GE(d, 0) << listDevicesError();
+        const DeviceInfo& device = testDevices()[size_t(d)];
+        const ConvProblem p = problem(32, 128, 56, 56, 128, 3, 3, 32, 1, 1);
+        const KernelConfig current = detail::selectConfig(Path::Fp32, device, p).config;
+        ASSERT_TRUE(current.groupedDirect()) << current.str();
+        const auto nearby = nearbyConfigs(current, device, p);
+        ASSERT_GT(nearby.size(), 1u);
+        EXPECT_EQ(nearby.front(), current);
+        for (const auto& c : nearby) {
+            EXPECT_TRUE(c.groupedDirect()) << c.str();
+            EXPECT_EQ(canImplement(c, device, p), "") << c.str();
+        }
+    }
+}
+
+}  // namespace
+}  // namespace vkconv::test
