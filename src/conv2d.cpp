@@ -155,6 +155,18 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 
 }  // namespace
 
+// The chunks and dispatches of `c` (a configuration canImplement accepted) for the problem.
+ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, const KernelConfig& c) {
+    const bool packed = c.path != Path::Fp32 && c.aLoader == ALoader::Packed;
+    const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk, c.mmaK) : PackedInputLayout{};
+    uint32_t tilesPerImage = 0;
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
+        tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
+    if (packed) tilesPerImage = packedLayout.tilesPerImage;
+    return planExecution(problem, device, c.bm, c.bn, tilesPerImage, packed ? packedLayout.imageHalves() * 2 : 0,
+                         packed ? packedLayout.tailHalves(c.bm) * 2 : 0, c.tilesPerWorkgroup);
+}
+
 void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
     checkTensor("input", input.impl(), problem.inputShape(), context.get());
     checkTensor("output", output.impl(), problem.outputShape(), context.get());
@@ -205,27 +217,30 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         const TuningLookup tuned = options.useTuningCache
                                        ? lookupTuning(impl.context->cacheDir, device, problem, path.path)
                                        : TuningLookup{};
+        std::string note = tuned.note;
         if (tuned.entry) {
-            impl.config = tuned.entry->config;
-            impl.why = path.why + "; configuration from the tuning cache (" + describeTuningEntry(*tuned.entry) + ")";
-        } else {
+            // A cached configuration passed canImplement; one the planner still refuses (a limit
+            // canImplement does not see) gives way to the heuristic, as any unusable entry does.
+            try {
+                impl.plan = planFor(problem, device, tuned.entry->config);
+                impl.config = tuned.entry->config;
+                impl.why = path.why + "; configuration from the tuning cache (" + describeTuningEntry(*tuned.entry) + ")";
+            } catch (const Error& e) {
+                note = "tuning cache entry " + tuned.entry->config.str() + " cannot be planned here (" + e.what() + "); ignored";
+            }
+        }
+        if (impl.why.empty()) {
             impl.config = selectConfig(path.path, device, problem).config;
             impl.why = path.why + "; configuration by heuristic" +
                        (options.useTuningCache ? "" : " (tuning cache off)") +
-                       (tuned.note.empty() ? "" : " (" + tuned.note + ")");
+                       (note.empty() ? "" : " (" + note + ")");
         }
     }
 
     const KernelConfig& c = impl.config;
     const bool packed = c.path != Path::Fp32 && c.aLoader == ALoader::Packed;
     const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk, c.mmaK) : PackedInputLayout{};
-    uint32_t tilesPerImage = 0;
-    if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
-        tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
-    if (packed) tilesPerImage = packedLayout.tilesPerImage;
-    impl.plan = planExecution(problem, device, c.bm, c.bn, tilesPerImage,
-                              packed ? packedLayout.imageHalves() * 2 : 0,
-                              packed ? packedLayout.tailHalves(c.bm) * 2 : 0, c.tilesPerWorkgroup);
+    impl.plan = planFor(problem, device, c);
     PipelineKey packKey;
     PreparedKernel kernel = c.path == Path::Fp32 ? prepareFp32Kernel(problem, c, weight)
                             : packed ? preparePackedCoopMatKernel(problem, c, weight, packKey)
@@ -288,8 +303,10 @@ void Conv2d::run(const Tensor& input, Tensor& output) {
 std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup, int iterations) {
     using namespace detail;
     auto& impl = *impl_;
-    if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
-    if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
+    if (warmup < 0 || warmup > kMaxWarmupRuns)
+        throw invalidArgument("warmup", warmup, "must be in 0.." + std::to_string(kMaxWarmupRuns));
+    if (iterations < 1 || iterations > kMaxTimedRuns)
+        throw invalidArgument("iterations", iterations, "must be in 1.." + std::to_string(kMaxTimedRuns));
     TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(iterations));
     impl.prepare(input, output);
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {

@@ -43,7 +43,10 @@ public:
     void run(const Tensor& input, Tensor& output);
 
     // GPU time in milliseconds of each of `iterations` runs (timestamp queries around each run,
-    // all recorded in one submission after `warmup` untimed runs).
+    // all recorded in one submission after `warmup` untimed runs). warmup must be in
+    // [0, kMaxWarmupRuns], iterations in [1, kMaxTimedRuns]; anything else is InvalidArgument.
+    static constexpr int kMaxWarmupRuns = 10000;
+    static constexpr int kMaxTimedRuns = 10000;
     std::vector<double> time(const Tensor& input, Tensor& output, int warmup, int iterations);
 
     const ConvProblem& problem() const;

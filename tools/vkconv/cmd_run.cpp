@@ -84,8 +84,11 @@ bool numpyMode(const RunFlags& f) { return !f.numpy.input.empty() || !f.numpy.we
 
 // Flag combinations that cannot mean anything, refused before any device work.
 void checkFlagCombinations(const RunFlags& f) {
-    if (f.iterations < 0) throw invalidArgument("--iterations", f.iterations, "must be >= 0 (0: no timing)");
-    if (f.warmup < 0) throw invalidArgument("--warmup", f.warmup, "must be >= 0");
+    if (f.iterations < 0 || f.iterations > Conv2d::kMaxTimedRuns)
+        throw invalidArgument("--iterations", f.iterations,
+                              "must be in 0.." + std::to_string(Conv2d::kMaxTimedRuns) + " (0: no timing)");
+    if (f.warmup < 0 || f.warmup > Conv2d::kMaxWarmupRuns)
+        throw invalidArgument("--warmup", f.warmup, "must be in 0.." + std::to_string(Conv2d::kMaxWarmupRuns));
     if (!numpyMode(f)) {
         if (!f.numpy.bias.empty())
             throw Error(Error::Kind::InvalidArgument, "--bias needs --input X.npy and --weight W.npy");

@@ -79,8 +79,10 @@ std::vector<Path> pathsToSweep(const std::string& precision, const DeviceInfo& d
 void checkFlags(const SweepFlags& f) {
     if (f.precision != "all" && f.precision != "fast" && f.precision != "fp32")
         throw invalidArgument("--precision", f.precision, "expected fast, fp32 or all");
-    if (f.settings.timing.iterations < 1) throw invalidArgument("--iterations", f.settings.timing.iterations, "must be >= 1");
-    if (f.settings.timing.warmup < 0) throw invalidArgument("--warmup", f.settings.timing.warmup, "must be >= 0");
+    if (f.settings.timing.iterations < 1 || f.settings.timing.iterations > Conv2d::kMaxTimedRuns)
+        throw invalidArgument("--iterations", f.settings.timing.iterations, "must be in 1.." + std::to_string(Conv2d::kMaxTimedRuns));
+    if (f.settings.timing.warmup < 0 || f.settings.timing.warmup > Conv2d::kMaxWarmupRuns)
+        throw invalidArgument("--warmup", f.settings.timing.warmup, "must be in 0.." + std::to_string(Conv2d::kMaxWarmupRuns));
     if (f.settings.candidates < 1) throw invalidArgument("--candidates", f.settings.candidates, "must be >= 1");
     if (f.settings.nearby && f.settings.all) throw invalidArgument("--all", "given", "contradicts --nearby");
     if (!f.suite.empty() && !f.shape.empty()) throw invalidArgument("--shape", f.shape, "cannot be combined with --suite");
