@@ -238,6 +238,14 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     }
 
     const KernelConfig& c = impl.config;
+    // The packed weights (at least every weight, in the operand type) are bound as one range:
+    // refuse before packing them, which would otherwise allocate that much host memory first.
+    const uint64_t weightBytes = uint64_t(problem.weightElements()) * (c.path == Path::Fp32 ? 4 : 2);
+    if (weightBytes > std::min<uint64_t>(device.maxStorageBufferRange, 1ull << 31))
+        throw Error(Error::Kind::Unsupported,
+                    "the weights (" + std::to_string(problem.weightElements()) + " elements, at least " +
+                        std::to_string(weightBytes) + " bytes packed) exceed the device's maxStorageBufferRange (" +
+                        std::to_string(device.maxStorageBufferRange) + ")");
     const bool packed = c.path != Path::Fp32 && c.aLoader == ALoader::Packed;
     const PackedInputLayout packedLayout = packed ? packedInputLayout(problem, c.bm, c.bk, c.mmaK) : PackedInputLayout{};
     impl.plan = planFor(problem, device, c);

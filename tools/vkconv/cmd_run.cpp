@@ -113,6 +113,19 @@ std::string format(const char* fmt, double v) {
     return buf;
 }
 
+// Random inputs are made on the host before the conv is planned: refuse tensors the device
+// cannot hold first, rather than spend minutes (or all host memory) filling them.
+void requireTensorsFit(const ConvProblem& p, const DeviceInfo& device) {
+    const std::pair<const char*, int64_t> tensors[] = {
+        {"input", p.inputElements()}, {"weight", p.weightElements()}, {"output", p.outputElements()}};
+    for (const auto& [name, elements] : tensors)
+        if (device.maxMemoryAllocationSize && uint64_t(elements) > device.maxMemoryAllocationSize / 4)
+            throw Error(Error::Kind::Unsupported,
+                        std::string("the ") + name + " tensor of " + p.str() + " has " + std::to_string(elements) +
+                            " elements, more than the device's maxMemoryAllocationSize (" +
+                            std::to_string(device.maxMemoryAllocationSize) + " bytes) holds");
+}
+
 int runRun(const RunFlags& f) {
     checkFlagCombinations(f);
     const Precision precision = precisionFromString(f.precision);
@@ -125,8 +138,11 @@ int runRun(const RunFlags& f) {
 
     Context context = makeContext(f.device, cacheContextOptions(f.cache));
     const DeviceInfo& device = context.device();
-    if (!numpyMode(f))
-        inputs = randomInputs(buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch), f.seed);
+    if (!numpyMode(f)) {
+        const ConvProblem problem = buildProblem(f.problem, device.isCpu() ? kCpuBatch : kGpuBatch);
+        requireTensorsFit(problem, device);
+        inputs = randomInputs(problem, f.seed);
+    }
     const ConvProblem& problem = inputs.problem;
 
     std::cout << "device:      " << describeDevice(device) << "\n";
