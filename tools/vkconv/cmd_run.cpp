@@ -182,9 +182,9 @@ int runRun(const RunFlags& f) {
 
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
                                           problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll);
-    const double bound = errorBound(path);
+    const double bound = errorBound(path), elementBound = elementErrorBound(path);
     const bool pass = check.nonFinite == 0 && std::isfinite(check.relativeError) &&
-                      check.relativeError <= bound;
+                      check.relativeError <= bound && check.elementError <= elementBound;
     std::cout << "checked:     " << describeImages(check.images, problem.batch)
               << " against the CPU reference (double)"
               << (int64_t(check.images.size()) < problem.batch ? "; --check-all checks every image" : "")
@@ -192,8 +192,9 @@ int runRun(const RunFlags& f) {
     if (check.nonFinite)
         std::cout << "non-finite:  " << check.nonFinite << " NaN/inf values in the output\n";
     std::cout << "rel. error:  " << format("%.3e", check.relativeError) << " (bound "
-              << format("%.0e", bound) << " for " << toString(path) << "): " << (pass ? "PASS" : "FAIL")
-              << "\n";
+              << format("%.0e", bound) << " for " << toString(path) << "), max element "
+              << format("%.3e", check.elementError) << " x RMS (bound " << format("%.0e", elementBound)
+              << "): " << (pass ? "PASS" : "FAIL") << "\n";
     std::cout.flush();
 
     const int iterations = f.iterationsOption->count() ? f.iterations
@@ -215,7 +216,8 @@ int runRun(const RunFlags& f) {
         std::cerr << "vkconv: error: check failed: "
                   << (check.nonFinite ? std::to_string(check.nonFinite) + " NaN/inf output values; " : "")
                   << "relative error " << format("%.3e", check.relativeError) << " vs bound "
-                  << format("%.0e", bound) << " for " << toString(path) << "\n";
+                  << format("%.0e", bound) << ", max element error " << format("%.3e", check.elementError)
+                  << " x RMS vs bound " << format("%.0e", elementBound) << " for " << toString(path) << "\n";
         return kExitCheckFailed;
     }
     return kExitOk;
