@@ -7,9 +7,16 @@
 #   1. scripts/setup.sh --with-mesa26   dependencies and the Mesa 26 root (fast once done)
 #   2. configure + build (Release)      into build/, only what the tests need
 #   3. ctest on the system lavapipe     every test is its own CTest test
+#   3b. sanitizers: the core of the suite (fuzzing, API errors, planning, tuning cache, a subset
+#      of fp32 correctness cases) built with AddressSanitizer + UndefinedBehaviorSanitizer into
+#      build-sanitize/ (env VKCONV_SANITIZE_BUILD_DIR) and run on the system lavapipe
 #   4. the test binary in the Mesa 26 root (VK_KHR_cooperative_matrix): the whole suite, with
 #      VKCONV_REQUIRE_COOPMAT=1 so that a fast-path case without cooperative matrices fails;
-#      any skipped test there fails the run
+#      any skipped test there fails the run, and so does any difference between the number of
+#      cases that ran a cooperative-matrix kernel and the number the suite intends (its fast,
+#      bf16, packed and breg cases; the summary shows both). Then, in the same root, the CLI
+#      test with --precision fast (cooperative matrices required) and a cooperative-matrix
+#      `vkconv sweep` of a small problem (tests/sweep_e2e.sh)
 #   5. the portability suite (tests/portability_test.cpp: every path and every shipped profile,
 #      under the validation layer) at lavapipe's subgroup sizes 4, 8 and 16
 #      (LP_NATIVE_VECTOR_WIDTH=128/256/512), on the system lavapipe and in the Mesa 26 root; there
@@ -31,7 +38,7 @@ QUICK=0
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +55,22 @@ log() { echo "[test] $*"; }
 die() { echo "[test] ERROR: $*" >&2; exit 1; }
 
 [[ "$(id -u)" == 0 ]] || die "run as root (no sudo): the Mesa 26 stage uses chroot"
+
+gtest_counts() {  # FILE -> "passed failed skipped", or nothing if the run did not finish
+  local f=$1 p s x
+  grep -q '^\[==========\] .* ran\.' "$f" || return 0
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$f" | tail -1)
+  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
+  x=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
+  echo "${p:-0} ${x:-0} ${s:-0}"
+}
+# The output of every failed test (from its "[ RUN" line to its "[  FAILED  ]" line).
+print_failures() {
+  awk '/^\[ RUN      \]/ { block = $0 "\n"; next }
+       /^\[       OK \]|^\[  SKIPPED \]/ { block = ""; next }
+       /^\[  FAILED  \] .*\(/ && block != "" { printf "%s%s\n", block, $0; block = ""; next }
+       block != "" { block = block $0 "\n" }' "$1" | head -300
+}
 
 STAGES=()    # "name seconds" per stage, for the summary
 RUNS=()      # "name passed failed skipped" per test run
@@ -120,6 +143,51 @@ else
 fi
 stage_end ctest-host
 
+# ------------------------------------------------ 3b. sanitizers, host lavapipe
+# ASan + UBSan (any report aborts the test binary), on the tests that reach the most host code
+# per second: the fuzzers, API errors, planning, the tuning cache, and fp32 correctness cases of
+# every kind of problem. LeakSanitizer is on too (lavapipe frees what it allocates by exit).
+stage_start "sanitizers (ASan + UBSan) on the system lavapipe"
+SAN_BUILD="${VKCONV_SANITIZE_BUILD_DIR:-$BUILD-sanitize}"
+SAN_LOG="$LOGS/sanitizers.log"
+SAN_FILTER='*Fuzz*:*ApiErrors*:PlanExecution*:*TuningCache*:TuningRules*'
+for kind in k1x1 k11x11 depthwise grouped dilation stride prime pad; do
+  SAN_FILTER+=":Problems/ConvCorrectness.MatchesReference/dev0_fp32_${kind}*"
+done
+rc=0
+{ cmake -S "$REPO" -B "$SAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
+    -DVKCONV_SANITIZE=ON -DVKCONV_BUILD_TESTS=ON -DVKCONV_BUILD_TOOLS=OFF -DVKCONV_BUILD_BENCH=OFF \
+  && cmake --build "$SAN_BUILD" -j "$JOBS" --target vkconv_tests; } >"$LOGS/sanitizers-build.log" 2>&1 || rc=$?
+if (( rc != 0 )); then
+  log "sanitizer build failed; last lines of $LOGS/sanitizers-build.log:"
+  tail -30 "$LOGS/sanitizers-build.log"
+  RUNS+=("sanitizers 0 1 0")
+  FAILED=1
+else
+  mkdir -p "$SAN_BUILD/test-cache"
+  env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    VKCONV_CACHE_DIR="$SAN_BUILD/test-cache" "$SAN_BUILD/tests/vkconv_tests" --gtest_filter="$SAN_FILTER" \
+    --gtest_color=no >"$SAN_LOG" 2>&1 || rc=$?
+  counts=$(gtest_counts "$SAN_LOG")
+  if [[ -z "$counts" ]]; then
+    log "sanitizer run did not finish (exit $rc); last lines of $SAN_LOG:"
+    tail -40 "$SAN_LOG"
+    RUNS+=("sanitizers 0 1 0")
+    FAILED=1
+  else
+    read -r p x s <<<"$counts"
+    RUNS+=("sanitizers $p $x $s")
+    log "sanitizers: $p passed, $x failed, $s skipped"
+    if (( x > 0 || s > 0 )) || [[ $rc != 0 ]]; then
+      log "sanitizers: failures or skips (exit $rc):"
+      print_failures "$SAN_LOG"
+      grep -A30 -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$SAN_LOG" | head -60 || true
+      FAILED=1
+    fi
+  fi
+fi
+stage_end sanitizers
+
 # --------------------------------------------------------- 4. Mesa 26 root
 # The whole suite in one root, as 2 shards side by side (pipeline compiles are single-threaded).
 stage_start "vkconv_tests in the Mesa 26 root ($MESA26_ROOT)"
@@ -129,13 +197,6 @@ cp "$BUILD/tests/vkconv_tests" "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
 FILTER='-*Portability*'
 (( QUICK )) && FILTER='-*random_seed*:*Portability*'
 SHARDS=$JOBS
-# The output of every failed test (from its "[ RUN" line to its "[  FAILED  ]" line).
-print_failures() {
-  awk '/^\[ RUN      \]/ { block = $0 "\n"; next }
-       /^\[       OK \]|^\[  SKIPPED \]/ { block = ""; next }
-       /^\[  FAILED  \] .*\(/ && block != "" { printf "%s%s\n", block, $0; block = ""; next }
-       block != "" { block = block $0 "\n" }' "$1" | head -300
-}
 pids=()
 for ((i = 0; i < SHARDS; i++)); do
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 CI="${CI:-}" \
@@ -144,7 +205,7 @@ for ((i = 0; i < SHARDS; i++)); do
     >"$LOGS/mesa26-shard$i.log" 2>&1 &
   pids+=($!)
 done
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 coop_ran=0 coop_intended=0
 for ((i = 0; i < SHARDS; i++)); do
   rc=0
   wait "${pids[$i]}" || rc=$?
@@ -159,6 +220,10 @@ for ((i = 0; i < SHARDS; i++)); do
     continue
   fi
   passed=$((passed + p)); skipped=$((skipped + ${s:-0})); failed=$((failed + ${x:-0}))
+  cr='' ci=''
+  read -r cr ci < <(sed -n 's/^\[vkconv-tests\] cooperative-matrix cases: \([0-9]*\) ran, \([0-9]*\) intended$/\1 \2/p' "$f" | tail -1) || true
+  coop_ran=$((coop_ran + ${cr:-0})); coop_intended=$((coop_intended + ${ci:-0}))
+  [[ -n "${ci:-}" ]] || { log "shard $i printed no cooperative-matrix count"; failed=$((failed + 1)); }
   if [[ -n "$x" || $rc != 0 ]]; then
     log "shard $i: failures (exit $rc):"
     print_failures "$f"
@@ -171,21 +236,49 @@ for ((i = 0; i < SHARDS; i++)); do
 done
 RUNS+=("mesa26-lavapipe $passed $failed $skipped")
 log "Mesa 26: $passed passed, $failed failed, $skipped skipped"
+# Every case the suite registers as a cooperative-matrix case (fast, bf16, packed, breg) must have
+# run one; a fast case that ran fp32 has already failed, this checks that none went missing.
+COOP_LINE="$coop_ran ran a cooperative-matrix kernel, the suite intends $coop_intended"
+log "Mesa 26 cooperative-matrix cases: $COOP_LINE"
+if (( coop_ran != coop_intended || coop_intended == 0 )); then
+  log "ERROR: the cooperative-matrix case count does not match"
+  FAILED=1
+fi
 (( failed == 0 && skipped == 0 && passed > 0 )) || FAILED=1
+
+# The CLI with --precision fast (driven from the host's Python, vkconv run inside the root), and
+# a cooperative-matrix sweep of a small problem, then a run that uses what it measured.
+cp "$BUILD/tools/vkconv/vkconv" "$MESA26_ROOT$ROOT_DIR/vkconv"
+cp "$REPO/tests/sweep_e2e.sh" "$MESA26_ROOT$ROOT_DIR/sweep_e2e.sh"
+rc=0
+CI="${CI:-}" VKCONV_ROOT_CACHE_DIR="$ROOT_DIR/cache" /usr/bin/python3 "$REPO/tests/cli/test_cli.py" \
+  --precision fast --require-coopmat --root "$MESA26_ROOT" "$ROOT_DIR/vkconv" >"$LOGS/mesa26-cli-fast.log" 2>&1 || rc=$?
+if (( rc == 0 )); then
+  RUNS+=("mesa26-cli-fast 1 0 0")
+else
+  log "CLI test --precision fast in the Mesa 26 root failed (exit $rc):"
+  tail -40 "$LOGS/mesa26-cli-fast.log"
+  RUNS+=("mesa26-cli-fast 0 1 0")
+  FAILED=1
+fi
+rc=0
+env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 VKCONV_SWEEP_EXPECT_COOPMAT=1 \
+  chroot "$MESA26_ROOT" bash "$ROOT_DIR/sweep_e2e.sh" "$ROOT_DIR/vkconv" >"$LOGS/mesa26-sweep.log" 2>&1 || rc=$?
+if (( rc == 0 )); then
+  RUNS+=("mesa26-sweep-coopmat 1 0 0")
+else
+  log "cooperative-matrix sweep in the Mesa 26 root failed (exit $rc):"
+  tail -40 "$LOGS/mesa26-sweep.log"
+  RUNS+=("mesa26-sweep-coopmat 0 1 0")
+  FAILED=1
+fi
+rm -f "$MESA26_ROOT$ROOT_DIR/vkconv" "$MESA26_ROOT$ROOT_DIR/sweep_e2e.sh"
 stage_end mesa26
 
 # ------------------------------------------------- 5. portability, subgroup 4/8/16
 # Each run: the portability suite alone, its own cache folder (a pipeline cache made at one
 # vector width is never offered to another), at most $JOBS runs side by side.
 stage_start "portability suite at subgroup sizes 4, 8, 16 (host lavapipe and Mesa 26)"
-gtest_counts() {  # FILE -> "passed failed skipped", or nothing if the run did not finish
-  local f=$1 p s x
-  grep -q '^\[==========\] .* ran\.' "$f" || return 0
-  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$f" | tail -1)
-  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
-  x=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:.*/\1/p' "$f" | tail -1)
-  echo "${p:-0} ${x:-0} ${s:-0}"
-}
 PORT_FILTER='*Portability*'
 PORT_RUNS=()  # "name log", each run's exit status in log.rc once it is done
 port_running() {
@@ -283,6 +376,7 @@ for r in "${RUNS[@]}"; do
   printf '  %-24s %4d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
   P=$((P + p)); F=$((F + f)); S=$((S + s))
 done
+[[ -n "${COOP_LINE:-}" ]] && echo "  Mesa 26 cooperative-matrix cases: $COOP_LINE"
 echo "  (host skips: the fast path needs VK_KHR_cooperative_matrix, which Mesa 25 lacks;"
 echo "   it runs in the Mesa 26 root, where nothing may skip; portability skips: paths a device"
 echo "   lacks at that subgroup size, each with its reason in the tables above; python skips:"

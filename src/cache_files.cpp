@@ -1,5 +1,7 @@
 #include "cache_files.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -85,6 +88,34 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
         std::remove(temp.c_str());
         throw ioError("cannot replace", path, err);
     }
+}
+
+FileLock::FileLock(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    if (slash != std::string::npos) makeDirs(path.substr(0, slash));
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw ioError("cannot open the lock file", path, errno);
+    while (::flock(fd_, LOCK_EX) != 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::close(fd_);
+        throw ioError("cannot lock", path, err);
+    }
+}
+
+FileLock::~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+std::string moveAside(const std::string& path) {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    const std::string aside = path + ".unreadable-" + stamp + "-" + std::to_string(::getpid());
+    if (std::rename(path.c_str(), aside.c_str()) != 0) throw ioError("cannot move aside", path, errno);
+    return aside;
 }
 
 std::string hexBytes(const uint8_t* data, size_t size) {

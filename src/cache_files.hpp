@@ -20,6 +20,25 @@ bool readWholeFile(const std::string& path, std::string& out);
 // `path` and renames it over `path`. Throws vkconv::Error(Io) naming the path and the cause.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
+// An exclusive advisory lock (flock) on `path`, created if absent (with its folder), held until
+// destruction. Writers of one cache file take it around read-merge-write, so that two processes
+// (or two threads, each with its own lock object) never lose each other's entries. The lock
+// file itself stays: removing it would let a third writer lock a new file while one holds the old.
+class FileLock {
+public:
+    explicit FileLock(const std::string& path);  // blocks until locked; throws Error(Io)
+    ~FileLock();
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
+// Renames `path` to "<path>.unreadable-<UTC time>-<pid>" and returns the new name; throws
+// Error(Io) if it cannot.
+std::string moveAside(const std::string& path);
+
 // Lower-case hex of `size` bytes.
 std::string hexBytes(const uint8_t* data, size_t size);
 

@@ -161,6 +161,30 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 
 }  // namespace
 
+// The chunks and dispatches of `c` (a configuration canImplement accepted) for the problem.
+ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, const KernelConfig& c) {
+    // What each loader needs of the plan: its tile, its tiles per image, and the workspace its
+    // packing pass writes per image (and past the last).
+    uint32_t tileM = c.bm, tileN = c.bn, tilesPerImage = 0;
+    uint64_t workspacePerImage = 0, workspaceTail = 0;
+    if (c.groupedDirect()) {
+        const GroupedDirectTile direct = groupedDirectTile(c, problem);
+        tileM = uint32_t(direct.outH * direct.outW), tileN = c.directChannels;
+        tilesPerImage = groupedDirectTilesPerImage(c, problem);
+    } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch) {
+        tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
+    } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
+        const PackedInputLayout layout = packedInputLayout(problem, c.bm, c.bk, c.mmaK);
+        tilesPerImage = layout.tilesPerImage;
+        workspacePerImage = layout.imageHalves() * 2;
+        workspaceTail = layout.tailHalves(c.bm) * 2;
+    } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Nhwc) {
+        workspacePerImage = nhwcImageBytes(problem, c.bk);
+    }
+    return planExecution(problem, device, tileM, tileN, tilesPerImage, workspacePerImage, workspaceTail,
+                         c.tilesPerWorkgroup);
+}
+
 void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
     checkTensor("input", input.impl(), problem.inputShape(), context.get());
     checkTensor("output", output.impl(), problem.outputShape(), context.get());
@@ -211,33 +235,42 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         const TuningLookup tuned = options.useTuningCache
                                        ? lookupTuning(impl.context->cacheDir, device, problem, path.path)
                                        : TuningLookup{};
+        std::string note = tuned.note;
         if (tuned.entry) {
-            impl.config = tuned.entry->config;
-            impl.why = path.why + "; configuration from the tuning cache (" + describeTuningEntry(*tuned.entry) + ")";
-        } else {
+            // A cached configuration passed canImplement; one the planner still refuses (a limit
+            // canImplement does not see) gives way to the heuristic, as any unusable entry does.
+            try {
+                impl.plan = planFor(problem, device, tuned.entry->config);
+                impl.config = tuned.entry->config;
+                impl.why = path.why + "; configuration from the tuning cache (" + describeTuningEntry(*tuned.entry) + ")";
+            } catch (const Error& e) {
+                note = "tuning cache entry " + tuned.entry->config.str() + " cannot be planned here (" + e.what() + "); ignored";
+            }
+        }
+        if (impl.why.empty()) {
             impl.config = selectConfig(path.path, device, problem).config;
             impl.why = path.why + "; configuration by heuristic" +
                        (options.useTuningCache ? "" : " (tuning cache off)") +
-                       (tuned.note.empty() ? "" : " (" + tuned.note + ")");
+                       (note.empty() ? "" : " (" + note + ")");
         }
     }
 
     const KernelConfig& c = impl.config;
+    // The packed weights (at least every weight, in the operand type) are bound as one range:
+    // refuse before packing them, which would otherwise allocate that much host memory first.
+    const uint64_t weightBytes = uint64_t(problem.weightElements()) * (c.path == Path::Fp32 ? 4 : 2);
+    if (weightBytes > std::min<uint64_t>(device.maxStorageBufferRange, 1ull << 31))
+        throw Error(Error::Kind::Unsupported,
+                    "the weights (" + std::to_string(problem.weightElements()) + " elements, at least " +
+                        std::to_string(weightBytes) + " bytes packed) exceed the device's maxStorageBufferRange (" +
+                        std::to_string(device.maxStorageBufferRange) + ")");
+    impl.plan = planFor(problem, device, c);
     if (c.groupedDirect()) impl.why += "; " + groupedDirectNote(problem);
     PreparedKernel kernel = c.groupedDirect()              ? prepareGroupedDirectKernel(problem, c, weight)
                             : c.path == Path::Fp32         ? prepareFp32Kernel(problem, c, weight)
                             : c.aLoader == ALoader::Packed ? preparePackedCoopMatKernel(problem, c, weight)
                             : c.aLoader == ALoader::Nhwc   ? prepareNhwcCoopMatKernel(problem, c, weight)
                                                            : prepareCoopMatKernel(problem, c, weight);
-    // The grouped direct kernel: spatial tiles of each image along X, channel blocks along Y.
-    uint32_t tileM = c.bm, tileN = c.bn;
-    if (c.groupedDirect()) {
-        const GroupedDirectTile direct = groupedDirectTile(c, problem);
-        tileM = uint32_t(direct.outH * direct.outW), tileN = c.directChannels;
-        kernel.tilesPerImage = groupedDirectTilesPerImage(c, problem);
-    }
-    impl.plan = planExecution(problem, device, tileM, tileN, kernel.tilesPerImage, kernel.workspacePerImage,
-                              kernel.workspaceTail, c.tilesPerWorkgroup);
     if (kernel.packInput) {
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
         // The tail past the last image is read only by outputs that are thrown away; zero it once
@@ -304,8 +337,10 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const Timi
                                  WarmupReport* report) {
     using namespace detail;
     auto& impl = *impl_;
-    if (options.warmupRuns < 0) throw invalidArgument("warmup", options.warmupRuns, "must be >= 0");
-    if (options.iterations < 1) throw invalidArgument("iterations", options.iterations, "must be >= 1");
+    if (options.warmupRuns < 0 || options.warmupRuns > kMaxWarmupRuns)
+        throw invalidArgument("warmup", options.warmupRuns, "must be in 0.." + std::to_string(kMaxWarmupRuns));
+    if (options.iterations < 1 || options.iterations > kMaxTimedRuns)
+        throw invalidArgument("iterations", options.iterations, "must be in 1.." + std::to_string(kMaxTimedRuns));
     if (!(options.warmupMs >= 0) || options.warmupMs > 60000)
         throw invalidArgument("warmupMs", options.warmupMs, "must be between 0 and 60000");
     TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));

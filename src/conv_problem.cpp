@@ -1,6 +1,8 @@
 // Validation and derived sizes of a ConvProblem. Every check names the field and its value.
+#include <limits>
 #include <sstream>
 
+#include "checked_math.hpp"
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/error.hpp"
 
@@ -18,6 +20,20 @@ constexpr int64_t kMaxDim = 1 << 24;
 
 void requireAtMost(const char* field, int64_t value, int64_t max) {
     if (value > max) throw invalidArgument(field, value, "must be <= " + std::to_string(max));
+}
+
+// Tensors larger than this many elements are refused: byte offsets (x4, x2 for fp16 copies) and
+// the GEMM's row counts then stay far from 2^63 everywhere, and no device holds such a tensor.
+constexpr int64_t kMaxElements = int64_t(1) << 50;
+
+// A product of fields that must stay <= max; names the product and its factors when it does not
+// (computed without wrapping, so 2^24 * 2^24 * 2^16 is reported, never taken as 0).
+void requireProductAtMost(const char* field, std::initializer_list<int64_t> factors, int64_t max,
+                          const std::string& what) {
+    if (detail::checkedProduct(factors, max)) return;
+    std::string value;
+    for (int64_t f : factors) value += (value.empty() ? "" : "*") + std::to_string(f);
+    throw invalidArgument(field, value, what + " exceeds " + std::to_string(max));
 }
 
 }  // namespace
@@ -62,27 +78,54 @@ void ConvProblem::validate() const {
                               "dilated kernel width " + std::to_string(extentW) +
                                   " is larger than the padded input width " +
                                   std::to_string(width + 2 * padW));
-    // The GEMM sizes per chunk must fit 32-bit indices in the shaders.
-    const int64_t k = gemmK();
-    if (k > (int64_t(1) << 30)) throw invalidArgument("in_channels*kernel_h*kernel_w", k, "too large");
-    if (inputElements() > (int64_t(1) << 50) || outputElements() > (int64_t(1) << 50))
-        throw invalidArgument("problem size", str(), "tensors too large");
+    // Every size product below is checked before any is used: the fields alone pass their caps,
+    // but their products can exceed int64 (and would wrap to a small size or to zero).
+    const int64_t cPerGroup = inChannels / groups, oh = outHeight(), ow = outWidth();
+    requireProductAtMost("batch*in_channels*height*width", {batch, inChannels, height, width},
+                         kMaxElements, "the input's element count");
+    requireProductAtMost("batch*out_channels*out_height*out_width", {batch, outChannels, oh, ow},
+                         kMaxElements, "the output's element count");
+    requireProductAtMost("out_channels*(in_channels/groups)*kernel_h*kernel_w",
+                         {outChannels, cPerGroup, kernelH, kernelW}, kMaxElements,
+                         "the weight's element count");
+    // The GEMM's K per group must fit 32-bit indices in the shaders.
+    requireProductAtMost("(in_channels/groups)*kernel_h*kernel_w", {cPerGroup, kernelH, kernelW},
+                         int64_t(1) << 30, "the GEMM's K per group");
 }
 
-int64_t ConvProblem::outHeight() const {
-    return (height + 2 * padH - dilationH * (kernelH - 1) - 1) / strideH + 1;
+namespace {
+
+// (in + 2*pad - dilation*(kernel-1) - 1) / stride + 1 in 128 bits: no field value can overflow
+// it; clamped to [0, INT64_MAX] so that an invalid problem gives a size validate() refuses.
+int64_t outputSize(int64_t in, int64_t pad, int64_t dilation, int64_t kernel, int64_t stride) {
+    if (stride < 1) return 0;
+    const __int128 span = __int128(in) + 2 * __int128(pad) - __int128(dilation) * (__int128(kernel) - 1) - 1;
+    if (span < 0) return 0;
+    const __int128 size = span / stride + 1;
+    return size > std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::max() : int64_t(size);
 }
 
-int64_t ConvProblem::outWidth() const {
-    return (width + 2 * padW - dilationW * (kernelW - 1) - 1) / strideW + 1;
+}  // namespace
+
+int64_t ConvProblem::outHeight() const { return outputSize(height, padH, dilationH, kernelH, strideH); }
+int64_t ConvProblem::outWidth() const { return outputSize(width, padW, dilationW, kernelW, strideW); }
+
+int64_t ConvProblem::gemmM() const { return detail::saturatingProduct({batch, outHeight(), outWidth()}); }
+int64_t ConvProblem::gemmN() const { return groups > 0 ? outChannels / groups : 0; }
+int64_t ConvProblem::gemmK() const {
+    return detail::saturatingProduct({groups > 0 ? inChannels / groups : 0, kernelH, kernelW});
 }
 
-int64_t ConvProblem::inputElements() const { return batch * inChannels * height * width; }
+// Saturating, so that on a problem validate() would refuse they never wrap to a small size (a
+// weight vector of that size then never matches); exact on every valid problem.
+int64_t ConvProblem::inputElements() const {
+    return detail::saturatingProduct({batch, inChannels, height, width});
+}
 int64_t ConvProblem::weightElements() const {
-    return outChannels * (inChannels / groups) * kernelH * kernelW;
+    return detail::saturatingProduct({outChannels, groups > 0 ? inChannels / groups : 0, kernelH, kernelW});
 }
 int64_t ConvProblem::outputElements() const {
-    return batch * outChannels * outHeight() * outWidth();
+    return detail::saturatingProduct({batch, outChannels, outHeight(), outWidth()});
 }
 
 double ConvProblem::flops() const {

@@ -122,6 +122,10 @@ const DeviceProfile& DeviceProfile::byName(const std::string& name) {
 
 DeviceInfo applyProfile(const DeviceInfo& d, const DeviceProfile& p, std::vector<std::string>* notes) {
     DeviceInfo e = d;
+    // Named in the view, so that what is measured through it (the tuning cache) is kept apart
+    // from what the device measures as it is.
+    const std::string name = p.name.empty() ? "unnamed" : p.name;
+    e.profile = d.profile.empty() ? name : d.profile + "+" + name;
     auto note = [&](const std::string& s) {
         if (notes) notes->push_back(s);
     };

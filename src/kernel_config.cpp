@@ -1,8 +1,10 @@
 // KernelConfig: naming, resource use, and can_implement (does a configuration fit a device and
 // a problem?). Every limit comes from the DeviceInfo, never from vendor assumptions.
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
+#include "checked_math.hpp"
 #include "grouped_direct.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
@@ -45,39 +47,82 @@ double errorBound(Path path) {
     return 0;
 }
 
+namespace {
+
+// A resource count of a configuration as the 32-bit value the pipeline takes; a product that does
+// not fit (a hand-edited tuning cache entry with 2^28 subgroups) is an error naming its factors.
+uint32_t fitU32(const char* what, std::optional<uint64_t> value, const std::string& factors) {
+    if (!value || *value > 0xffffffffull)
+        throw invalidArgument(std::string("config ") + what, factors, "does not fit 32 bits");
+    return static_cast<uint32_t>(*value);
+}
+
+std::string joinFactors(std::initializer_list<uint64_t> factors) {
+    std::string s;
+    for (uint64_t f : factors) s += (s.empty() ? "" : "*") + std::to_string(f);
+    return s;
+}
+
+}  // namespace
+
+double elementErrorBound(Path path) {
+    switch (path) {
+        case Path::Fp32: return 1e-4;
+        case Path::CoopMatF16: return 1e-2;
+        case Path::CoopMatBF16: return 8e-2;
+    }
+    return 0;
+}
+
 uint32_t KernelConfig::threads() const {
-    if (groupedDirect()) return directThreadsW * directThreadsH;
-    if (path == Path::Fp32) return (bm / tm) * (bn / tn);
-    return warpsM * warpsN * subgroupSize;
+    using detail::checkedProductU64;
+    if (groupedDirect())
+        return fitU32("threads", checkedProductU64({directThreadsW, directThreadsH}),
+                      "directThreadsW*directThreadsH = " + joinFactors({directThreadsW, directThreadsH}));
+    if (path == Path::Fp32) {
+        if (tm == 0) throw invalidArgument("config.tm", tm, "must be >= 1");
+        if (tn == 0) throw invalidArgument("config.tn", tn, "must be >= 1");
+        return fitU32("threads", checkedProductU64({bm / tm, bn / tn}), joinFactors({bm / tm, bn / tn}));
+    }
+    return fitU32("threads", checkedProductU64({warpsM, warpsN, subgroupSize}),
+                  "warpsM*warpsN*subgroupSize = " + joinFactors({warpsM, warpsN, subgroupSize}));
 }
 
 uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (groupedDirect()) return detail::groupedDirectSharedBytes(*this, p);
-    if (path == Path::Fp32) return (bk * bm + bk * bn) * 4;
+    // Every term is at most a product of four 32-bit fields: 128-bit sums cannot wrap, and the
+    // total must fit 32 bits.
+    using u128 = unsigned __int128;
+    auto total = [&](u128 bytes) {
+        return fitU32("shared memory bytes", bytes > u128(~0ull) ? std::nullopt : std::optional<uint64_t>(uint64_t(bytes)),
+                      std::string(toString(path)) + " " + std::to_string(bm) + "x" + std::to_string(bn) + "x" +
+                          std::to_string(bk) + " stages " + std::to_string(stages));
+    };
+    if (path == Path::Fp32) return total((u128(bk) * bm + u128(bk) * bn) * 4);
     if (aLoader == ALoader::Nhwc) return detail::nhwcSharedMemoryBytes(*this);
+    // The layouts below divide by these.
+    if (bm == 0) throw invalidArgument("config.bm", bm, "must be >= 1");
+    if (bk == 0) throw invalidArgument("config.bk", bk, "must be >= 1");
     if (aLoader == ALoader::Packed) {
         // shaders/packed_window.glsl: the window and the bias row; conv2d_coopmat_packed.comp
         // adds the epilogue's fragment position table (coopmat_store_direct.glsl) and B's stages.
         const detail::PackedInputLayout layout = detail::packedInputLayout(p, bm, bk, mmaK);
-        const uint64_t bytes = uint64_t(detail::packedWindowWords(layout, *this)) * 16 + bn * 4 +
-                               (bRegisters ? 0 : mmaM * mmaN * 4 + stages * bk * (bn + 8) * 2);
-        return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
+        return total(u128(detail::packedWindowWords(layout, *this)) * 16 + u128(bn) * 4 +
+                     (bRegisters ? 0 : u128(mmaM) * mmaN * 4 + u128(stages) * bk * (u128(bn) + 8) * 2));
     }
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
     // padded by 8 elements, plus the epilogue's fragment position table (coopmat_store_direct.glsl).
-    const uint32_t operands = stages * bk * ((bm + 8) + (bGlobal ? 0 : bn + 8)) * 2;
-    const uint32_t epilogue = mmaM * mmaN * 4;
-    uint32_t patch = 0;
-    if (aLoader == ALoader::Patch) {
+    const u128 operands = u128(stages) * bk * ((u128(bm) + 8) + (bGlobal ? 0 : u128(bn) + 8)) * 2;
+    const u128 epilogue = u128(mmaM) * mmaN * 4;
+    u128 patch = 0;
+    if (aLoader == ALoader::Patch && tileH > 0 && tileW > 0) {
         // shaders/conv2d_coopmat_patch.comp: the fp16 patch of all the group's channels, and
         // one offset per packed row of B.
-        const uint64_t rows = uint64_t(tileH - 1) * p.strideH + uint64_t(p.kernelH - 1) * p.dilationH + 1;
-        const uint64_t cols = uint64_t(tileW - 1) * p.strideW + uint64_t(p.kernelW - 1) * p.dilationW + 1;
-        const uint64_t bytes = uint64_t(p.inChannels / p.groups) * rows * cols * 2 +
-                               (uint64_t(p.gemmK() + bk - 1) / bk * bk) * 4;
-        patch = static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
+        const u128 rows = u128(tileH - 1) * p.strideH + u128(p.kernelH - 1) * p.dilationH + 1;
+        const u128 cols = u128(tileW - 1) * p.strideW + u128(p.kernelW - 1) * p.dilationW + 1;
+        patch = u128(p.inChannels / p.groups) * rows * cols * 2 + (u128(p.gemmK()) + bk - 1) / std::max(bk, 1u) * bk * 4;
     }
-    return operands + epilogue + patch;
+    return total(operands + epilogue + patch);
 }
 
 std::string KernelConfig::str() const {
@@ -185,9 +230,40 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
 
 }  // namespace
 
+// Every field within a range no kernel exceeds, so that the products below (threads, shared
+// memory, tiles) stay far from 2^32 and 2^64: a configuration from a hand-edited or corrupt
+// tuning cache entry is refused here by name, never wrapped into a small value that fits.
+std::string fieldOutOfRange(const KernelConfig& c) {
+    const std::pair<const char*, std::pair<uint32_t, uint32_t>> fields[] = {
+        {"bm", {c.bm, 4096}},         {"bn", {c.bn, 4096}},           {"bk", {c.bk, 4096}},
+        {"tm", {c.tm, 256}},          {"tn", {c.tn, 256}},            {"warpsM", {c.warpsM, 64}},
+        {"warpsN", {c.warpsN, 64}},   {"mmaM", {c.mmaM, 256}},        {"mmaN", {c.mmaN, 256}},
+        {"mmaK", {c.mmaK, 256}},      {"stages", {c.stages, 16}},     {"sLanes", {c.sLanes, 64}},
+        {"tileH", {c.tileH, 4096}},   {"tileW", {c.tileW, 4096}},     {"subgroupSize", {c.subgroupSize, 1024}},
+        {"tilesPerWorkgroup", {c.tilesPerWorkgroup, 65536}},
+        {"directThreadsW", {c.directThreadsW, 4096}}, {"directThreadsH", {c.directThreadsH, 4096}},
+        {"directVecW", {c.directVecW, 64}}, {"directRows", {c.directRows, 256}},
+        {"directChannels", {c.directChannels, 4096}},
+    };
+    for (const auto& [name, valueMax] : fields)
+        if (valueMax.first > valueMax.second)
+            return std::string(name) + " = " + std::to_string(valueMax.first) + " is out of range (at most " +
+                   std::to_string(valueMax.second) + ")";
+    return "";
+}
+
 std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    try {
+        p.validate();
+    } catch (const Error& e) {
+        return std::string("invalid problem: ") + e.what();
+    }
+    if (std::string why = fieldOutOfRange(c); !why.empty()) return why;
     if (c.groupedDirect()) return detail::canImplementGroupedDirect(c, d, p);
     if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
+    // Divisors below: checked before any of them is used.
+    if (c.path != Path::Fp32 && (c.mmaM == 0 || c.mmaN == 0 || c.mmaK == 0 || c.warpsM == 0 || c.warpsN == 0))
+        return "the instruction shape and the subgroup counts must be >= 1";
     // B not staged, or the packed loader (its slices are whole kernel-row pieces): BK may be any
     // multiple of the MMA's K.
     const bool anyBk = c.path != Path::Fp32 && (c.bGlobal || c.aLoader == ALoader::Packed);
@@ -216,12 +292,18 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
         !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize &&
           c.subgroupSize <= d.maxSubgroupSize))
         return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
-    if (c.threads() > d.maxWorkGroupInvocations)
-        return std::to_string(c.threads()) + " threads exceed maxComputeWorkGroupInvocations " +
+    uint32_t threads = 0, shared = 0;
+    try {
+        threads = c.threads();
+        shared = c.sharedMemoryBytes(p);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    if (threads > d.maxWorkGroupInvocations)
+        return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
-    if (c.sharedMemoryBytes(p) > d.maxSharedMemoryBytes)
-        return std::to_string(c.sharedMemoryBytes(p)) + " bytes of shared memory exceed " +
-               std::to_string(d.maxSharedMemoryBytes);
+    if (shared > d.maxSharedMemoryBytes)
+        return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
     const int64_t nTiles = (p.gemmN() + c.bn - 1) / c.bn;
     if (nTiles > d.maxWorkGroupCount[1])
         return std::to_string(nTiles) + " N tiles exceed maxComputeWorkGroupCount[1]";

@@ -2,11 +2,17 @@
 
 #include <algorithm>
 
+#include "checked_math.hpp"
+
 namespace vkconv::detail {
 
 namespace {
 
-uint32_t ceilDiv(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+// b = 0 (a configuration canImplement has not checked yet) counts as 1 rather than trapping.
+uint32_t ceilDiv(uint64_t a, uint64_t b) {
+    b = std::max<uint64_t>(b, 1);
+    return static_cast<uint32_t>((a + b - 1) / b);
+}
 
 }  // namespace
 
@@ -15,8 +21,9 @@ std::string packedInputSupport(const ConvProblem& p) {
     if (p.dilationH != 1 || p.dilationW != 1) return "the packed loader serves dilation 1 only";
     // Packed channels per pixel: beyond a few hundred, the window of packed pixels no longer fits
     // a workgroup's shared memory (canImplement checks the exact size).
-    if (p.inChannels * p.strideH * p.strideW > 4096)
-        return "C*stride_h*stride_w = " + std::to_string(p.inChannels * p.strideH * p.strideW) +
+    if (!detail::checkedProduct({p.inChannels, p.strideH, p.strideW}, 4096))
+        return "C*stride_h*stride_w = " + std::to_string(p.inChannels) + "*" + std::to_string(p.strideH) + "*" +
+               std::to_string(p.strideW) +
                " packed channels is more than the packed loader serves (4096)";
     return "";
 }
@@ -36,7 +43,7 @@ PackedInputLayout packedInputLayout(const ConvProblem& p, uint32_t bm, uint32_t 
     if ((l.channels / 8) % 2 == 0) l.channels += 8;
     l.height = static_cast<uint32_t>(p.outHeight()) + l.kernelRows - 1;
     l.width = static_cast<uint32_t>(p.outWidth()) + l.kernelCols - 1;
-    l.gemmK = roundUp(uint64_t(l.kernelRows) * l.kernelCols * l.tapK, bk);
+    l.gemmK = roundUp(uint64_t(l.kernelRows) * l.kernelCols * l.tapK, std::max(bk, 1u));
     l.tilesPerImage = ceilDiv(uint64_t(p.outHeight()) * l.width, bm);
     return l;
 }

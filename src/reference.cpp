@@ -70,4 +70,15 @@ double relativeError(const float* out, const std::vector<double>& ref) {
     return norm > 0.0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
 
+double maxElementError(const float* out, const std::vector<double>& ref) {
+    double worst = 0.0, norm = 0.0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        if (!std::isfinite(out[i])) return INFINITY;
+        worst = std::max(worst, std::fabs(double(out[i]) - ref[i]));
+        norm += ref[i] * ref[i];
+    }
+    const double rms = ref.empty() ? 0.0 : std::sqrt(norm / double(ref.size()));
+    return rms > 0.0 ? worst / rms : worst;
+}
+
 }  // namespace vkconv

@@ -8,14 +8,24 @@ namespace vkconv {
 Tensor::Tensor(const Context& context, std::vector<int64_t> shape)
     : impl_(std::make_shared<detail::TensorImpl>()) {
     if (shape.empty()) throw invalidArgument("shape", "[]", "a tensor needs at least one dimension");
+    // Elements and bytes (x4) both checked: 2^62 elements would be a 0-byte buffer after x4.
+    constexpr uint64_t kMaxElements = 1ull << 50;
     uint64_t n = 1;
+    std::string text;
     for (size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] <= 0)
             throw invalidArgument("shape[" + std::to_string(i) + "]", shape[i], "must be >= 1");
-        if (n > (1ull << 62) / static_cast<uint64_t>(shape[i]))
-            throw invalidArgument("shape", "...", "tensor too large");
-        n *= static_cast<uint64_t>(shape[i]);
+        text += (i ? "x" : "") + std::to_string(shape[i]);
+        if (__builtin_mul_overflow(n, static_cast<uint64_t>(shape[i]), &n) || n > kMaxElements)
+            throw invalidArgument("shape", text + (i + 1 < shape.size() ? "x..." : ""),
+                                  "more than 2^50 elements");
     }
+    const DeviceInfo& device = context.device();
+    if (device.maxMemoryAllocationSize && n * sizeof(float) > device.maxMemoryAllocationSize)
+        throw Error(Error::Kind::Unsupported, "tensor of shape " + text + " needs " +
+                                                  std::to_string(n * sizeof(float)) +
+                                                  " bytes, more than the device's maxMemoryAllocationSize (" +
+                                                  std::to_string(device.maxMemoryAllocationSize) + ")");
     impl_->context = context.impl();
     impl_->shape = std::move(shape);
     impl_->elements = n;

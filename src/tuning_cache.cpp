@@ -1,11 +1,15 @@
-// The tuning cache: <cache dir>/tuning.json. Format (version 1):
-//   {"format": "vkconv tuning cache", "version": 1,
+// The tuning cache: <cache dir>/tuning.json. Format (version 2):
+//   {"format": "vkconv tuning cache", "version": 2,
 //    "devices": {"<deviceKey>": {"name": "...", "driver": "...",
 //                                "entries": {"<problemKey>": {"config": {...every field...},
 //                                            "name": "<KernelConfig::str()>", "ms": 1.065,
-//                                            "date": "2026-11-21T10:00:00Z", "decision": "..."}}}}}
-// Every entry is checked when the file is read; anything malformed makes the whole file corrupt
-// (reported, never trusted, replaced on the next save).
+//                                            "date": "2026-11-21T10:00:00Z", "decision": "...",
+//                                            "vkconv": "0.1.0", "spirv": "fnv1a64:..."}}}}}
+// The device key includes the profile a measurement was made under. Version 1 files (no
+// "vkconv"/"spirv" in entries) are read; their entries are ignored as measured on unknown code.
+// Entries are checked when looked up: a malformed one is ignored (with a note) and kept in the
+// file. A file that is not a tuning cache at all is ignored, and moved aside (never deleted) by
+// the next save. A file of a newer format is ignored and never overwritten.
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -14,9 +18,11 @@
 #include <sstream>
 
 #include "cache_files.hpp"
+#include "kernel_identity.hpp"
 #include "tuning_cache.hpp"
 #include "utc_time.hpp"
 #include "vkconv/error.hpp"
+#include "vkconv/version.hpp"
 
 namespace vkconv {
 
@@ -25,7 +31,8 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kFormat = "vkconv tuning cache";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
+constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
 const char* toString(ALoader a) {
@@ -116,39 +123,60 @@ TuningEntry entryFromObject(const json& j) {
         throw invalidArgument("entry.date", j.contains("date") ? j.at("date").dump() : "missing",
                               "expected a string");
     e.date = j.at("date").get<std::string>();
-    e.decision = j.value("decision", std::string());
+    auto optionalText = [&](const char* field) {
+        if (!j.contains(field)) return std::string();
+        if (!j.at(field).is_string())
+            throw invalidArgument(std::string("entry.") + field, j.at(field).dump(), "expected a string");
+        return j.at(field).get<std::string>();
+    };
+    e.decision = optionalText("decision");
+    e.vkconvVersion = optionalText("vkconv");
+    e.spirvHash = optionalText("spirv");
     return e;
 }
 
 json entryObject(const TuningEntry& e) {
     return json{{"config", configObject(e.config)}, {"name", e.config.str()}, {"ms", e.ms},
-                {"date", e.date},                   {"decision", e.decision}};
+                {"date", e.date},                   {"decision", e.decision},
+                {"vkconv", e.vkconvVersion},        {"spirv", e.spirvHash}};
+}
+
+// Whether a device body can hold entries: {"entries": {...}, ...}.
+bool wellFormedDevice(const json& body) {
+    return body.is_object() && body.contains("entries") && body.at("entries").is_object();
 }
 
 json emptyDocument() { return json{{"format", kFormat}, {"version", kVersion}, {"devices", json::object()}}; }
 
-// Throws vkconv::Error with what is wrong if `doc` is not a valid cache document.
-void checkDocument(const json& doc) {
-    if (!doc.is_object() || doc.value("format", "") != kFormat)
-        throw Error(Error::Kind::InvalidArgument, "not a vkconv tuning cache (no \"format\": \"" +
-                                                      std::string(kFormat) + "\")");
-    if (!doc.contains("version") || doc.at("version") != kVersion)
-        throw Error(Error::Kind::InvalidArgument,
-                    "format version " + (doc.contains("version") ? doc.at("version").dump() : "missing") +
-                        ", expected " + std::to_string(kVersion));
-    if (!doc.contains("devices") || !doc.at("devices").is_object())
-        throw Error(Error::Kind::InvalidArgument, "no \"devices\" object");
-    for (const auto& [device, body] : doc.at("devices").items()) {
-        if (!body.is_object() || !body.contains("entries") || !body.at("entries").is_object())
-            throw Error(Error::Kind::InvalidArgument, "device " + device + " has no \"entries\" object");
-        for (const auto& [problem, entry] : body.at("entries").items()) {
-            try {
-                entryFromObject(entry);
-            } catch (const Error& e) {
-                throw Error(Error::Kind::InvalidArgument, "entry '" + problem + "': " + e.what());
-            }
-        }
+// How a file read went. Unreadable: not a tuning cache of any version (not JSON, no format tag,
+// no devices object); Newer: a format this vkconv does not know, written by a newer one.
+enum class ReadStatus { Absent, Ok, Unreadable, Newer };
+
+// The document's structure only: entries are checked one by one when looked up.
+ReadStatus checkDocument(const json& doc, std::string& problem) {
+    if (!doc.is_object() || !doc.contains("format") || doc.at("format") != kFormat) {
+        problem = "not a vkconv tuning cache (no \"format\": \"" + std::string(kFormat) + "\")";
+        return ReadStatus::Unreadable;
     }
+    if (!doc.contains("version") || !doc.at("version").is_number_integer()) {
+        problem = "format version " + (doc.contains("version") ? doc.at("version").dump() : "missing");
+        return ReadStatus::Unreadable;
+    }
+    const int64_t version = doc.at("version").get<int64_t>();
+    if (version > kVersion) {
+        problem = "format version " + std::to_string(version) + ", newer than this vkconv's " +
+                  std::to_string(kVersion) + " (written by a newer vkconv)";
+        return ReadStatus::Newer;
+    }
+    if (version < kOldestReadableVersion) {
+        problem = "format version " + std::to_string(version);
+        return ReadStatus::Unreadable;
+    }
+    if (!doc.contains("devices") || !doc.at("devices").is_object()) {
+        problem = "no \"devices\" object";
+        return ReadStatus::Unreadable;
+    }
+    return ReadStatus::Ok;
 }
 
 }  // namespace
@@ -161,29 +189,39 @@ struct TuningCache::State {
     std::vector<std::string> notes;
     WarningHandler warn;
 
-    // The file's document, or nullopt (with `problem` set) if it is corrupt; empty if absent.
-    std::optional<json> read(std::string& problem) const {
+    // The file's document (empty when absent or not Ok; `problem` says why when not Ok).
+    ReadStatus read(json& doc, std::string& problem) const {
         std::string text;
-        if (!detail::readWholeFile(dir + "/" + kFileName, text)) return emptyDocument();
+        doc = emptyDocument();
+        if (!detail::readWholeFile(dir + "/" + kFileName, text)) return ReadStatus::Absent;
+        json parsed;
         try {
-            json doc = json::parse(text);
-            checkDocument(doc);
-            return doc;
+            parsed = json::parse(text);
         } catch (const json::exception& e) {
             problem = std::string("not valid JSON (") + e.what() + ")";
-        } catch (const Error& e) {
-            problem = e.what();
+            return ReadStatus::Unreadable;
         }
-        return std::nullopt;
+        const ReadStatus status = checkDocument(parsed, problem);
+        if (status == ReadStatus::Ok) doc = std::move(parsed);
+        return status;
     }
 };
 
 std::string resolveCacheDir(const std::string& explicitDir) { return detail::cacheDirFor(explicitDir); }
 
-std::string deviceKey(const DeviceInfo& d) {
+namespace {
+
+// The device without its profile: the part of the key every view of one device shares.
+std::string hardwareKey(const DeviceInfo& d) {
     char ids[64];
     std::snprintf(ids, sizeof ids, "%04x:%04x:driver=0x%08x:uuid=", d.vendorId, d.deviceId, d.driverVersion);
     return ids + detail::hexBytes(d.pipelineCacheUUID.data(), d.pipelineCacheUUID.size());
+}
+
+}  // namespace
+
+std::string deviceKey(const DeviceInfo& d) {
+    return hardwareKey(d) + (d.profile.empty() ? "" : ":profile=" + d.profile);
 }
 
 std::string problemKey(const ConvProblem& problem, Path path) {
@@ -211,12 +249,13 @@ TuningCache::TuningCache(const std::string& dir, WarningHandler onWarning)
         return;
     }
     std::string problem;
-    if (auto doc = s.read(problem)) {
-        s.document = std::move(*doc);
-        return;
-    }
-    const std::string note = "tuning cache " + file() + " is corrupt (" + problem +
-                             "); ignored, and replaced on the next save";
+    const ReadStatus status = s.read(s.document, problem);
+    if (status == ReadStatus::Absent || status == ReadStatus::Ok) return;
+    const std::string note =
+        status == ReadStatus::Newer
+            ? "tuning cache " + file() + " has " + problem + "; ignored, and never overwritten by this vkconv"
+            : "tuning cache " + file() + " is corrupt (" + problem +
+                  "); ignored, and moved aside (kept) by the next save";
     s.notes.push_back(note);
     s.warn(note);
 }
@@ -231,42 +270,72 @@ const std::vector<std::string>& TuningCache::notes() const { return state_->note
 
 size_t TuningCache::size() const {
     size_t n = 0;
-    for (const auto& [key, device] : state_->document.at("devices").items()) n += device.at("entries").size();
+    for (const auto& [key, device] : state_->document.at("devices").items())
+        if (wellFormedDevice(device)) n += device.at("entries").size();
     return n;
 }
 
 std::optional<TuningEntry> TuningCache::find(const DeviceInfo& device, const ConvProblem& problem,
                                              Path path, std::string* whyNot) const {
     const json& devices = state_->document.at("devices");
-    const auto d = devices.find(deviceKey(device));
-    if (d == devices.end()) return std::nullopt;
-    const json& entries = d->at("entries");
-    const auto e = entries.find(problemKey(problem, path));
-    if (e == entries.end()) return std::nullopt;
-    TuningEntry entry = entryFromObject(*e);  // checked when read: cannot throw
-    if (entry.config.path != path) {
-        if (whyNot) *whyNot = "tuning cache entry " + entry.config.str() + " is for another path; ignored";
+    const std::string key = deviceKey(device), pk = problemKey(problem, path);
+    auto ignored = [&](const std::string& why) {
+        if (whyNot) *whyNot = why;
+        return std::nullopt;
+    };
+    const auto d = devices.find(key);
+    if (d == devices.end() || !wellFormedDevice(*d) || !d->at("entries").contains(pk)) {
+        if (d != devices.end() && !wellFormedDevice(*d))
+            return ignored("tuning cache has a malformed record for this device; ignored");
+        // Measured through another view of the same device (a profile, or none): never used
+        // here, but said, so that a sweep made under a profile is not silently unused.
+        for (const auto& [otherKey, body] : devices.items()) {
+            if (otherKey == key || otherKey.rfind(hardwareKey(device), 0) != 0 || !wellFormedDevice(body) ||
+                !body.at("entries").contains(pk))
+                continue;
+            const size_t at = otherKey.find(":profile=");
+            const std::string other = at == std::string::npos ? "without a profile" : "under profile '" + otherKey.substr(at + 9) + "'";
+            const std::string here = device.profile.empty() ? "without a profile" : "under profile '" + device.profile + "'";
+            return ignored("tuning cache's entry for this problem was measured " + other + "; not used by a run " + here);
+        }
         return std::nullopt;
     }
-    if (entry.config.debugSkip) {
-        if (whyNot) *whyNot = "tuning cache entry " + entry.config.str() + " is a diagnostic configuration; ignored";
-        return std::nullopt;
+    TuningEntry entry;
+    try {
+        entry = entryFromObject(d->at("entries").at(pk));
+    } catch (const Error& e) {
+        return ignored(std::string("tuning cache entry for this problem is malformed (") + e.what() + "); ignored");
     }
-    if (std::string why = canImplement(entry.config, device, problem); !why.empty()) {
-        if (whyNot) *whyNot = "tuning cache entry " + entry.config.str() + " cannot run here (" + why + "); ignored";
-        return std::nullopt;
-    }
+    const std::string name = "tuning cache entry " + entry.config.str();
+    if (entry.vkconvVersion != version())
+        return ignored(name + " was measured with vkconv " +
+                       (entry.vkconvVersion.empty() ? std::string("of unknown version") : entry.vkconvVersion) +
+                       ", this is " + version() + "; ignored (sweep again)");
+    if (entry.config.path != path) return ignored(name + " is for another path; ignored");
+    if (entry.config.debugSkip) return ignored(name + " is a diagnostic configuration; ignored");
+    // Checked before anything else reads the configuration's fields: canImplement refuses
+    // out-of-range values (a hand-edited entry) by name, without computing anything that wraps.
+    if (std::string why = canImplement(entry.config, device, problem); !why.empty())
+        return ignored(name + " cannot run here (" + why + "); ignored");
+    if (const std::string spirv = detail::kernelSpirvHash(entry.config); entry.spirvHash != spirv)
+        return ignored(name + " was measured on other kernel code (SPIR-V " +
+                       (entry.spirvHash.empty() ? std::string("unknown") : entry.spirvHash) + ", this build's " +
+                       spirv + "); ignored (sweep again)");
     return entry;
 }
 
 void TuningCache::put(const DeviceInfo& device, const ConvProblem& problem, const TuningEntry& entry) {
     TuningEntry e = entry;
     if (e.date.empty()) e.date = detail::utcTimestamp();
+    // What the measurement was made with: this build's version and kernel code.
+    e.vkconvVersion = version();
+    e.spirvHash = detail::kernelSpirvHash(e.config);
     const std::string dk = deviceKey(device), pk = problemKey(problem, entry.config.path);
     json deviceInfo{{"name", device.name}, {"driver", device.driverName + " " + device.driverInfo}};
     State& s = *state_;
     s.puts.emplace_back(dk, pk, entryObject(e), deviceInfo);
     json& d = s.document["devices"][dk];
+    if (!wellFormedDevice(d)) d = json{{"entries", json::object()}};
     d.update(deviceInfo);
     d["entries"][pk] = entryObject(e);
 }
@@ -276,15 +345,37 @@ void TuningCache::save() {
     if (s.dir.empty())
         throw Error(Error::Kind::Io, "no cache folder to save the tuning cache in (set VKCONV_CACHE_DIR, "
                                      "XDG_CACHE_HOME or HOME, or pass a folder)");
-    // Merge: start from what is on disk now (another process may have saved since we read), then
-    // apply our puts. A corrupt file on disk is replaced.
+    // Read, merge and write under one lock: another process (or thread) saving at the same time
+    // waits, then merges our entries in turn. Start from what is on disk now, then apply our puts.
+    detail::FileLock lock(file() + ".lock");
     std::string problem;
-    json doc = s.read(problem).value_or(emptyDocument());
+    json doc;
+    switch (s.read(doc, problem)) {
+        case ReadStatus::Absent:
+        case ReadStatus::Ok: break;
+        case ReadStatus::Newer:
+            throw Error(Error::Kind::Io, "tuning cache " + file() + " has " + problem +
+                                             "; not overwritten (use that vkconv, or another --cache-dir)");
+        case ReadStatus::Unreadable: {
+            const std::string aside = detail::moveAside(file());
+            s.warn("tuning cache " + file() + " was corrupt (" + problem + "); kept as " + aside +
+                   ", and a new one is written");
+            break;
+        }
+    }
     for (const auto& [dk, pk, entry, deviceInfo] : s.puts) {
         json& d = doc["devices"][dk];
+        if (!d.is_null() && !wellFormedDevice(d)) {
+            // Never drop what we cannot read: the malformed record moves under "unreadable".
+            doc["unreadable"][dk + " " + detail::utcTimestamp()] = d;
+            d = json::object();
+        }
+        if (d.is_null()) d = json::object();
+        if (!d.contains("entries")) d["entries"] = json::object();
         d.update(deviceInfo);
         d["entries"][pk] = entry;
     }
+    doc["version"] = kVersion;  // version 1 entries stay, and stay ignored
     detail::writeFileAtomically(file(), doc.dump(2) + "\n");
     s.document = std::move(doc);
     s.puts.clear();

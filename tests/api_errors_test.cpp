@@ -89,6 +89,25 @@ const BadProblem kBadProblems[] = {
      [](ConvProblem& p) { p.kernelW = 9, p.padW = 1; },  // 9 > 6 + 2
      {"kernel_w = 9", "8"}},
     {"height_too_large", [](ConvProblem& p) { p.height = int64_t(1) << 40; }, {"height = 1099511627776"}},
+    // Every field within its 2^24 cap, but C*H*W = 2^64: it wrapped to 0 (SIGFPE in the planner).
+    {"input_elements_past_int64",
+     [](ConvProblem& p) {
+         p.batch = 1, p.inChannels = 1 << 24, p.height = 1 << 24, p.width = 1 << 16, p.outChannels = 1;
+         p.kernelH = p.kernelW = 1, p.strideH = p.strideW = 1 << 24, p.padH = p.padW = 0;
+     },
+     {"batch*in_channels*height*width = 1*16777216*16777216*65536"}},
+    {"weight_elements_past_int64",
+     [](ConvProblem& p) {
+         p.inChannels = p.outChannels = 1 << 24, p.height = p.width = 1, p.batch = 1;
+         p.kernelH = 1, p.kernelW = 1 << 24, p.padH = 0, p.padW = 1 << 23;
+     },
+     {"out_channels*(in_channels/groups)*kernel_h*kernel_w = 16777216*16777216*1*16777216"}},
+    {"gemm_k_past_32_bits",
+     [](ConvProblem& p) {
+         p.inChannels = 1 << 12, p.outChannels = 1, p.height = p.width = 1 << 10;
+         p.kernelH = p.kernelW = 1 << 10, p.padH = p.padW = 0;
+     },
+     {"(in_channels/groups)*kernel_h*kernel_w = 4096*1024*1024"}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Fields, ConvProblemRejects, ::testing::ValuesIn(kBadProblems),
@@ -182,6 +201,19 @@ TEST_P(ApiErrors, TensorWithZeroOrNegativeDimension) {
     expectInvalidArgument([&] { Tensor(context(), {}); }, {"shape = []"});
 }
 
+TEST_P(ApiErrors, TensorTooLargeToRepresent) {
+    // 2^62 elements x 4 bytes wrapped to a 4-byte buffer.
+    expectInvalidArgument([&] { Tensor(context(), {int64_t(1) << 31, int64_t(1) << 31}); },
+                          {"shape = 2147483648x2147483648", "2^50"});
+    try {
+        Tensor(context(), {int64_t(1) << 40});  // representable, beyond any allocation
+        ADD_FAILURE() << "expected Unsupported";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), Error::Kind::Unsupported) << e.what();
+        EXPECT_NE(std::string(e.what()).find("maxMemoryAllocationSize"), std::string::npos) << e.what();
+    }
+}
+
 TEST_P(ApiErrors, TensorUploadAndDownloadOfWrongCount) {
     Tensor t(context(), {2, 3});
     const std::vector<float> five(5);
@@ -197,6 +229,9 @@ TEST_P(ApiErrors, TimeWithZeroIterations) {
     Tensor in(context(), {2, 4, 6, 6}), out(context(), {2, 4, 6, 6});
     expectInvalidArgument([&] { conv.time(in, out, 1, 0); }, {"iterations = 0"});
     expectInvalidArgument([&] { conv.time(in, out, -1, 3); }, {"warmup = -1"});
+    // warmup + iterations overflowed int and recorded everything into one command buffer.
+    expectInvalidArgument([&] { conv.time(in, out, 2147483647, 1); }, {"warmup = 2147483647", "0..10000"});
+    expectInvalidArgument([&] { conv.time(in, out, 0, Conv2d::kMaxTimedRuns + 1); }, {"iterations = 10001"});
 }
 
 TEST_P(ApiErrors, ForcedConfigThatCannotImplement) {

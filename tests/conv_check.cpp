@@ -1,11 +1,13 @@
 #include "conv_check.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <sstream>
 
 #include "config_select.hpp"  // src/: the bf16 and packed variants' configurations
 #include "packed_input.hpp"   // src/: which problems the packed loader serves
+#include "tensor_impl.hpp"    // src/: the output's buffer, to add a guard region after it
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -17,6 +19,7 @@ std::string variantName(Variant variant) {
     switch (variant) {
         case Variant::Fp32: return "fp32";
         case Variant::Fast: return "fast";
+        case Variant::FastFp32: return "fastfp32";
         case Variant::CoopMatBF16: return "bf16";
         case Variant::Packed: return "packed";
         case Variant::PackedBRegisters: return "breg";
@@ -25,7 +28,11 @@ std::string variantName(Variant variant) {
     return "?";
 }
 
+bool expectsCoopMat(Variant variant) { return variant != Variant::Fp32 && variant != Variant::FastFp32; }
+
 namespace {
+
+std::atomic<uint64_t> coopMatRuns{0};
 
 bool hasShape(const DeviceInfo& d, ScalarType operand) {
     for (const auto& s : d.coopMatShapes)
@@ -56,6 +63,33 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const ConvProblem&
 
 }  // namespace
 
+uint64_t coopMatCasesRan() { return coopMatRuns.load(); }
+
+namespace {
+constexpr uint32_t kGuardPattern = 0x7fc0dead;  // a NaN with a payload no kernel writes
+}  // namespace
+
+void poisonWithGuard(const Context& context, Tensor& out) {
+    detail::TensorImpl& impl = out.impl();
+    impl.buffer = detail::Buffer(*context.impl(), (impl.elements + kGuardWords) * 4, detail::Buffer::Kind::DeviceLocal);
+    out.fill(std::nanf(""));  // any element the kernel never writes stays NaN and fails
+    const std::vector<uint32_t> guard(kGuardWords, kGuardPattern);
+    detail::uploadToBuffer(*context.impl(), impl.buffer, impl.elements * 4, guard.data(), kGuardWords * 4);
+}
+
+uint64_t guardWordsChanged(const Context& context, const Tensor& out) {
+    const detail::TensorImpl& impl = out.impl();
+    std::vector<uint32_t> guard(kGuardWords);
+    detail::downloadFromBuffer(*context.impl(), impl.buffer, impl.elements * 4, guard.data(), kGuardWords * 4);
+    uint64_t changed = 0;
+    for (uint32_t w : guard) changed += w != kGuardPattern;
+    return changed;
+}
+
+bool fastExpectsCoopMat(const DeviceInfo& d, const ConvProblem& p) {
+    return d.coopMatKhr && d.shaderFloat16 && d.storageBuffer16Bit && hasShape(d, ScalarType::F16) && p.gemmN() >= 8;
+}
+
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const DeviceProfile* profile) {
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
@@ -76,8 +110,13 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
                 // is forced on the hand-picked problems; the random ones reach it through Fast,
                 // wherever the heuristic picks it.
                 if (variant == Variant::Nhwc && p.name.rfind("random_", 0) == 0) continue;
-                if (!forced || (seen && loaderConfig(*seen, p.problem, variant)))
-                    cases.push_back({device, variant, p});
+                if (forced && !(seen && loaderConfig(*seen, p.problem, variant))) continue;
+                // On a device with cooperative matrices, a problem the suite expects Fast to run
+                // on fp32 is its own variant. (Without them, Fast cases skip, saying so, or fail
+                // where VKCONV_REQUIRE_COOPMAT=1 says the device must have them.)
+                const bool fallback = variant == Variant::Fast && seen && seen->coopMatKhr &&
+                                      !fastExpectsCoopMat(*seen, p.problem);
+                cases.push_back({device, fallback ? Variant::FastFp32 : variant, p});
             }
         }
     return cases;
@@ -96,7 +135,7 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
     CheckResult result;
     const ConvProblem& p = named.problem;
     const DeviceInfo& device = context.device();
-    if (variant != Variant::Fp32 && !device.coopMatKhr) {
+    if (expectsCoopMat(variant) && !device.coopMatKhr) {
         result.skipReason = "device '" + device.name +
                             "' has no VK_KHR_cooperative_matrix: Precision::Fast would run the "
                             "fp32 path, which the fp32 instance already covers";
@@ -135,30 +174,43 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
     report << "problem " << named.name << ": " << p.str() << "\n  seed " << named.seed
            << ", variant " << variantName(variant) << ", device '" << device.name << "'"
            << "\n  config " << conv.describe();
-    // Precision::Fast may still choose fp32 for a problem the matrix units do not suit (thin
-    // groups, or no configuration fits): the result must then be right to fp32's bound, and
-    // describe() must say why.
-    if (variant != Variant::Fp32 && conv.config().path == Path::Fp32 &&
-        conv.describe().find("fast requested") == std::string::npos) {
-        result.skipReason = "fast precision fell back to fp32 without saying why: " + conv.describe();
-        result.report = report.str();
-        return result;
-    }
+    // Precision::Fast chooses fp32 for a problem the matrix units do not suit (thin groups): the
+    // fastfp32 variant expects that, and the result must then be right to fp32's bound, and
+    // describe() must say why. A fast case that ran fp32, or a fallback without a reason, fails.
+    const bool ranCoopMat = conv.config().path != Path::Fp32;
+    if (variant == Variant::FastFp32 && ranCoopMat)
+        result.wrongPath = "the suite expects Precision::Fast to fall back to fp32 here (" +
+                           std::to_string(p.gemmN()) + " output channel(s) per group) but it ran " +
+                           conv.config().str() + ": update fastExpectsCoopMat() if the library's rule changed";
+    else if (expectsCoopMat(variant) && !ranCoopMat)
+        result.wrongPath = "the suite expects a cooperative-matrix kernel here (the device lists f16 shapes, " +
+                           std::to_string(p.gemmN()) + " output channels per group) but it ran fp32: " + conv.describe();
+    else if (variant == Variant::FastFp32 && conv.describe().find("fast requested, but") == std::string::npos)
+        result.wrongPath = "fast precision fell back to fp32 without saying why: " + conv.describe();
 
     Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
     const auto outShape = p.outputShape();
     Tensor out(context, {outShape.begin(), outShape.end()});
     in.upload(input);
-    out.fill(std::nanf(""));  // any element the kernel never writes stays NaN and fails
+    poisonWithGuard(context, out);
     conv.run(in, out);
     const std::vector<float> got = out.download();
     const std::vector<double> ref =
         referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr);
 
     result.ran = true;
+    result.path = conv.config().path;
     result.error = relativeError(got.data(), ref);
-    result.bound = errorBound(conv.config().path);
-    report << "\n  relative error " << result.error << " (bound " << result.bound << ")";
+    result.bound = errorBound(result.path);
+    result.elementError = maxElementError(got.data(), ref);
+    result.elementBound = elementErrorBound(result.path);
+    result.guardWordsChanged = guardWordsChanged(context, out);
+    if (ranCoopMat) ++coopMatRuns;
+    report << "\n  relative error " << result.error << " (bound " << result.bound << "), max element error "
+           << result.elementError << " x RMS (bound " << result.elementBound << ")";
+    if (result.guardWordsChanged)
+        report << "\n  " << result.guardWordsChanged << " word(s) after the output changed";
+    if (!result.wrongPath.empty()) report << "\n  wrong path: " << result.wrongPath;
     result.report = report.str();
     return result;
 }

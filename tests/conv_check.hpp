@@ -10,6 +10,7 @@
 #include "test_problems.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/kernel_config.hpp"
+#include "vkconv/tensor.hpp"
 
 namespace vkconv::test {
 
@@ -17,10 +18,43 @@ struct CheckResult {
     bool ran = false;        // false: the path is not available (skipReason says why)
     std::string skipReason;
     bool limitedByProfile = false;  // skipped because a profile's narrowed limits leave no configuration
-    double error = 0, bound = 0;
-    std::string report;      // problem, seed, configuration, error and bound, for messages
-    bool passed() const { return ran && error <= bound; }
+    // Set when the case ran something other than what its variant stands for (a `fast` case on
+    // fp32, a `fastfp32` case on cooperative matrices, a fallback that does not say why): a
+    // failure, never a skip.
+    std::string wrongPath;
+    Path path = Path::Fp32;  // the path that ran
+    double error = 0, bound = 0;  // ||out - ref|| / ||ref|| and errorBound(path)
+    // max |out - ref| / RMS(ref) and elementErrorBound(path): one bad element in a large output
+    // moves the L2 error too little to fail it.
+    double elementError = 0, elementBound = 0;
+    uint64_t guardWordsChanged = 0;  // words of the poisoned region after the output that changed
+    std::string report;      // problem, seed, configuration, errors and bounds, for messages
+    bool passed() const {
+        return ran && wrongPath.empty() && error <= bound && elementError <= elementBound && guardWordsChanged == 0;
+    }
 };
+
+// The checks every case that ran makes: the path it stands for, both error bounds, the guard.
+#define VKCONV_EXPECT_CHECK_PASSED(result)                                                     \
+    do {                                                                                       \
+        EXPECT_EQ((result).wrongPath, "") << (result).report;                                  \
+        EXPECT_LE((result).error, (result).bound) << (result).report;                          \
+        EXPECT_LE((result).elementError, (result).elementBound) << (result).report;            \
+        EXPECT_EQ((result).guardWordsChanged, 0u)                                              \
+            << "the kernel wrote past the end of the output\n" << (result).report;            \
+    } while (0)
+
+// The output poisoning every check uses: `out` gets a buffer kGuardWords (16 KiB) longer than its
+// elements, every element NaN (an element the kernel never writes fails), the words after them a
+// NaN pattern no kernel writes. The kernels bind only the tensor's own bytes: a write past them
+// lands in the guard, and guardWordsChanged() counts it after the run.
+constexpr uint64_t kGuardWords = 4096;
+void poisonWithGuard(const Context& context, Tensor& out);
+uint64_t guardWordsChanged(const Context& context, const Tensor& out);
+
+// Cases that ran a cooperative-matrix kernel in this process (printed by main when the suite
+// ends, so that scripts/test.sh can check it against coopMatCasesIntended()).
+uint64_t coopMatCasesRan();
 
 // How a case picks its path: Precision::Fp32, Precision::Fast (the best cooperative-matrix path),
 // or the bf16 cooperative-matrix path forced through its heuristic configuration (registered
@@ -29,8 +63,18 @@ struct CheckResult {
 // its best heuristic configuration; registered only where the device has cooperative matrices
 // and such a configuration fits the problem. Nhwc forces the channels-last loader (the general
 // kernel) the same way.
-enum class Variant { Fp32, Fast, CoopMatBF16, Packed, PackedBRegisters, Nhwc };
-std::string variantName(Variant variant);  // "fp32", "fast", "bf16", "packed", "breg", "nhwc": in test names
+// FastFp32 is Precision::Fast where the suite expects the documented fallback to fp32: on a device
+// with cooperative matrices, a problem with fewer than 8 output channels per group (too few for
+// matrix-unit tiles). It is its own variant so that such a case is never counted as a fast pass;
+// a Fast case must run a cooperative-matrix kernel wherever the device lists f16 shapes.
+enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, Packed, PackedBRegisters, Nhwc };
+// "fp32", "fast", "fastfp32", "bf16", "packed", "breg", "nhwc": in test names
+std::string variantName(Variant variant);
+// Whether a case of this variant stands for a cooperative-matrix kernel (all but fp32, fastfp32).
+bool expectsCoopMat(Variant variant);
+// The suite's rule for Precision::Fast: a cooperative-matrix kernel where the device (as the case
+// sees it) lists an f16 shape with f32 accumulation and each group has at least 8 output channels.
+bool fastExpectsCoopMat(const DeviceInfo& device, const ConvProblem& problem);
 
 // Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
 // device or problem without a cooperative-matrix path, bf16 without a configuration), returns

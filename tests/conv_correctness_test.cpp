@@ -25,7 +25,7 @@ TEST_P(ConvCorrectness, MatchesReference) {
                << "\n  threw: " << e.what();
     }
     if (!result.ran) VKCONV_SKIP_UNAVAILABLE(result);
-    EXPECT_LE(result.error, result.bound) << result.report;
+    VKCONV_EXPECT_CHECK_PASSED(result);
 }
 
 INSTANTIATE_TEST_SUITE_P(Problems, ConvCorrectness,

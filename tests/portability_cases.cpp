@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "conv_check.hpp"  // the guard region after the output
 #include "config_select.hpp"  // src/: the candidate configurations and the heuristic's ranking
 #include "test_devices.hpp"
 #include "vkconv/error.hpp"
@@ -251,13 +252,18 @@ ProblemRun runProblem(const Context& context, const NamedProblem& named, const C
             const auto outShape = p.outputShape();
             Tensor out(context, {outShape.begin(), outShape.end()});
             in.upload(data.input);
-            out.fill(std::nanf(""));  // any element the kernel never writes stays NaN and fails
+            poisonWithGuard(context, out);
             conv.run(in, out);
             const std::vector<float> got = out.download();
             run.ran = true;
             run.error = relativeError(got.data(), data.reference);
             run.bound = errorBound(run.config.path);
-            report << "\n  relative error " << run.error << " (bound " << run.bound << ")";
+            run.elementError = maxElementError(got.data(), data.reference);
+            run.elementBound = elementErrorBound(run.config.path);
+            run.guardWordsChanged = guardWordsChanged(context, out);
+            report << "\n  relative error " << run.error << " (bound " << run.bound << "), max element error "
+                   << run.elementError << " x RMS (bound " << run.elementBound << ")";
+            if (run.guardWordsChanged) report << "\n  " << run.guardWordsChanged << " word(s) after the output changed";
         }
     }  // destroyed before counting: destruction must not upset the layer either
     run.validationMessages = context.validationMessageCount() - before;

@@ -76,10 +76,15 @@ struct ProblemRun {
     KernelConfig config;
     std::string description;  // Conv2d::describe()
     double error = 0, bound = 0;
+    double elementError = 0, elementBound = 0;  // maxElementError and elementErrorBound(path)
+    uint64_t guardWordsChanged = 0;              // writes past the output (conv_check.hpp)
     size_t validationMessages = 0;
     std::string lastValidationMessage;
     std::string report;  // problem, seed, configuration, error and bound, for messages
-    bool passed() const { return ran && error <= bound && validationMessages == 0; }
+    bool passed() const {
+        return ran && error <= bound && elementError <= elementBound && guardWordsChanged == 0 &&
+               validationMessages == 0;
+    }
 };
 // Plans with `options`; runs and compares unless `planOnly`.
 ProblemRun runProblem(const Context& context, const NamedProblem& problem, const ConvOptions& options,

@@ -12,7 +12,9 @@ uint64_t Rng::next() {
 }
 
 int64_t Rng::uniformInt(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+    // In unsigned arithmetic: hi - lo + 1 overflows int64 for wide ranges (the fuzzers' 2^63).
+    const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+    return static_cast<int64_t>(static_cast<uint64_t>(lo) + (span ? next() % span : next()));
 }
 
 float Rng::uniformFloat() {

@@ -58,6 +58,10 @@ public:
     // output = conv2d(input); shapes must be problem().inputShape() / outputShape(). Waits.
     void run(const Tensor& input, Tensor& output);
 
+    // Bounds of the run counts (TimingOptions::warmupRuns, iterations): anything outside them is
+    // InvalidArgument.
+    static constexpr int kMaxWarmupRuns = 10000;
+    static constexpr int kMaxTimedRuns = 10000;
     // GPU time in milliseconds of each of `options.iterations` runs: the warm-up first (see
     // TimingOptions), then timestamp queries around each run, all recorded in one submission.
     std::vector<double> time(const Tensor& input, Tensor& output, const TimingOptions& options,

@@ -30,19 +30,21 @@ struct ConvProblem {
     int64_t outWidth() const;
     std::array<int64_t, 4> inputShape() const { return {batch, inChannels, height, width}; }
     std::array<int64_t, 4> weightShape() const {
-        return {outChannels, inChannels / groups, kernelH, kernelW};
+        return {outChannels, groups > 0 ? inChannels / groups : 0, kernelH, kernelW};
     }
     std::array<int64_t, 4> outputShape() const {
         return {batch, outChannels, outHeight(), outWidth()};
     }
+    // Sizes below are exact for a problem validate() accepts; on one it refuses they never
+    // wrap or trap (products saturate at INT64_MAX, a non-positive stride or groups gives 0).
     int64_t inputElements() const;
     int64_t weightElements() const;
     int64_t outputElements() const;
 
     // Implicit-GEMM view, per group: M = N*OH*OW, N = K/groups, K = (C/groups)*R*S.
-    int64_t gemmM() const { return batch * outHeight() * outWidth(); }
-    int64_t gemmN() const { return outChannels / groups; }
-    int64_t gemmK() const { return inChannels / groups * kernelH * kernelW; }
+    int64_t gemmM() const;
+    int64_t gemmN() const;
+    int64_t gemmK() const;
     double flops() const;  // 2*M*N*K*groups multiply-adds (bias not counted)
     double minBytes() const;  // fp32 input + weights + bias + output, each moved once
 

@@ -41,6 +41,9 @@ struct DeviceInfo {
     std::string driverName, driverInfo;
     uint32_t driverVersion = 0, apiVersion = 0;
     std::array<uint8_t, 16> pipelineCacheUUID{};
+    // The DeviceProfile this view of the device is narrowed by (applyProfile), "" for the device
+    // as it is; part of the tuning cache's device key.
+    std::string profile;
 
     uint32_t subgroupSize = 0, minSubgroupSize = 0, maxSubgroupSize = 0;
     bool subgroupSizeControl = false;   // VK_EXT_subgroup_size_control / Vulkan 1.3 usable

@@ -101,6 +101,8 @@ struct KernelConfig {
 // The relative-error bound the tests hold a path to (‖out − ref‖ / ‖ref‖, on inputs like
 // alexnet1's: uniform in [-1, 1]).
 double errorBound(Path path);
+// The per-element bound beside it: max |out - ref| / RMS(ref) (maxElementError in reference.hpp).
+double elementErrorBound(Path path);
 
 // CUTLASS's can_implement: empty if `config` can run `problem` on `device`, else the reason.
 std::string canImplement(const KernelConfig& config, const DeviceInfo& device,

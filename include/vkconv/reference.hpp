@@ -18,4 +18,9 @@ std::vector<double> referenceConv2d(const ConvProblem& problem, const float* inp
 // element of out is NaN or infinite (NaN never passes). If ref is all zero, returns ||out||.
 double relativeError(const float* out, const std::vector<double>& ref);
 
+// max_i |out_i - ref_i| / RMS(ref) over ref.size() elements: the per-element companion of
+// relativeError (one wrong element of a large output barely moves the L2 norm). +infinity if any
+// element of out is NaN or infinite; if ref is all zero, returns max |out_i|.
+double maxElementError(const float* out, const std::vector<double>& ref);
+
 }  // namespace vkconv

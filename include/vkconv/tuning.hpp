@@ -1,8 +1,10 @@
 // Tuning: what `vkconv sweep` measures and what every later Conv2d reuses.
 //
 //  - TuningCache: a JSON file (<cache dir>/tuning.json) of measured configurations, keyed by device
-//    (vendor id, device id, driver version, pipelineCacheUUID) and by problem and path. Conv2d
-//    looks it up automatically (ConvOptions::useTuningCache) when no configuration is given.
+//    (vendor id, device id, driver version, pipelineCacheUUID, and the profile it was seen
+//    through) and by problem and path. Each entry records the vkconv version and a hash of the
+//    SPIR-V it was measured with; an entry of another version or other kernel code is ignored.
+//    Conv2d looks it up automatically (ConvOptions::useTuningCache) when no configuration is given.
 //  - rankConfigs: every configuration a path can use, ranked by the heuristic (no GPU work).
 //  - nearbyConfigs: the micro-tuning neighbourhood of one configuration.
 //  - decideAcceptance: the rule that lets a tuned configuration replace the default.
@@ -26,8 +28,9 @@ namespace vkconv {
 // The cache folder (see above) for an explicit choice ("" for none); "" if no variable is set.
 std::string resolveCacheDir(const std::string& explicitDir = "");
 
-// "10de:2335:driver=0x91e10000:uuid=0123...ef": the device as the caches key it. A driver update
-// changes the key, so measurements made under another driver are never reused.
+// "10de:2335:driver=0x91e10000:uuid=0123...ef": the device as the caches key it, with
+// ":profile=NAME" appended for a device seen through a DeviceProfile. A driver update changes the
+// key, so measurements made under another driver (or profile) are never reused.
 std::string deviceKey(const DeviceInfo& device);
 // "coopmat-f16 N=256 C=3 H=224 ...": the path and the full problem (ConvProblem::str()).
 std::string problemKey(const ConvProblem& problem, Path path);
@@ -42,6 +45,9 @@ struct TuningEntry {
     double ms = 0;          // median GPU time the sweep measured for it
     std::string date;       // when, ISO 8601 UTC ("2026-11-21T10:00:00Z")
     std::string decision;   // the acceptance rule's verdict, e.g. "accepted: 7.3% faster, ..."
+    // Set by TuningCache::put (this build's), read back by find: what it was measured with.
+    std::string vkconvVersion{};  // vkconv::version()
+    std::string spirvHash{};      // "fnv1a64:...": the SPIR-V of the shaders the configuration runs
 };
 
 class TuningCache {
@@ -49,9 +55,10 @@ public:
     using WarningHandler = std::function<void(const std::string&)>;
 
     // Reads <dir>/tuning.json (dir "": resolveCacheDir()). A missing file is an empty cache. A
-    // corrupt one (not JSON, wrong format, a malformed entry) is never trusted: it is reported to
-    // onWarning (default: one line on stderr) and in notes(), treated as empty, and replaced by
-    // the next save(). Never throws for file problems.
+    // corrupt one (not JSON, not a tuning cache) is never trusted: it is reported to onWarning
+    // (default: one line on stderr) and in notes(), treated as empty, and moved aside (kept, with
+    // a warning) by the next save(). A file of a newer format is reported and never overwritten.
+    // A malformed entry is ignored by find() (saying why) and kept. Never throws for file problems.
     explicit TuningCache(const std::string& dir = "", WarningHandler onWarning = nullptr);
     ~TuningCache();
     TuningCache(TuningCache&&) noexcept;
@@ -60,17 +67,21 @@ public:
     const std::string& dir() const;
     std::string file() const;  // "" when no cache folder could be determined
 
-    // The entry for (device, problem, path): only one recorded for exactly this device and
-    // driver, and only if its configuration still passes canImplement() (else `whyNot` says so).
+    // The entry for (device, problem, path): only one recorded for exactly this device, driver
+    // and profile, by this vkconv version on this kernel code, and only if its configuration
+    // still passes canImplement() (else `whyNot` says why it was ignored, e.g. an entry made
+    // under a profile when the device has none).
     std::optional<TuningEntry> find(const DeviceInfo& device, const ConvProblem& problem, Path path,
                                     std::string* whyNot = nullptr) const;
 
     // Records an entry (in memory until save()).
     void put(const DeviceInfo& device, const ConvProblem& problem, const TuningEntry& entry);
 
-    // Writes the file atomically (a temporary file renamed over it), after merging in entries
-    // other processes saved since this cache was read (this cache's puts win). Entries of other
-    // devices are kept. Throws vkconv::Error(Io) if the folder or file cannot be written.
+    // Under an exclusive lock on <file>.lock (flock), merges this cache's puts into what is on
+    // disk now (entries other processes saved since this cache was read stay; this cache's puts
+    // win) and writes the file atomically (a temporary file renamed over it). Entries of other
+    // devices, and entries it cannot parse, are kept. Throws vkconv::Error(Io) if the folder or
+    // file cannot be written, or the file on disk is of a newer format.
     void save();
 
     const std::vector<std::string>& notes() const;

@@ -13,3 +13,4 @@
 #include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
 #include "vkconv/tuning.hpp"
+#include "vkconv/version.hpp"

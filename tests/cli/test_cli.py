@@ -13,10 +13,17 @@
    starts with "vkconv: error:".
 With --bench: only the vkconv-bench part of 2 (the same flags, the same problem printed).
 
+3. With --precision fast, step 1 runs with `--precision fast`: the result is held to the bound of
+   the path that ran (the "path:" line), and with --require-coopmat every problem with at least 8
+   output channels per group must run a cooperative-matrix kernel (Mesa 26 in CI).
+
 Run with a Python that has NumPy (on Debian: /usr/bin/python3):
-    /usr/bin/python3 test_cli.py path/to/vkconv
+    /usr/bin/python3 test_cli.py [--precision fast [--require-coopmat]] [--root DIR] path/to/vkconv
     /usr/bin/python3 test_cli.py --bench path/to/vkconv-bench
+--root DIR runs vkconv inside the root DIR through chroot (path/to/vkconv is then a path inside
+it); its files go to DIR/tmp. Without NumPy the test exits 77 (skipped), or 1 when env CI is set.
 """
+import argparse
 import fcntl
 import json
 import os
@@ -29,10 +36,19 @@ import tempfile
 import termios
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:
+    in_ci = os.environ.get("CI", "") not in ("", "0", "false", "no", "off")
+    print("%s: NumPy is missing (%s); on Debian: apt-get install python3-numpy" %
+          ("FAIL" if in_ci else "SKIPPED", e), flush=True)
+    sys.exit(1 if in_ci else 77)
 
-REL_TOL = 1e-5  # the fp32 path's bound
+REL_TOL = {"fp32": 1e-5, "coopmat-f16": 1e-3, "coopmat-bf16": 8e-3}  # errorBound(path)
+# elementErrorBound(path): max |Y - ref| / RMS(ref)
+ELEMENT_TOL = {"fp32": 1e-4, "coopmat-f16": 1e-2, "coopmat-bf16": 8e-2}
 ERROR_PREFIX = "vkconv: error:"
+ROOT = ""  # --root: vkconv runs inside this root through chroot
 
 
 def conv2d_reference(x, w, b, stride, padding, dilation, groups):
@@ -91,14 +107,21 @@ class Failures:
 
 
 def run(vkconv, args, timeout=120):
-    return subprocess.run([vkconv] + args, capture_output=True, text=True, timeout=timeout)
+    if not ROOT:
+        return subprocess.run([vkconv] + args, capture_output=True, text=True, timeout=timeout)
+    # Inside the root: its own environment, and the files' paths as the root sees them.
+    inside = [a[len(ROOT):] if a.startswith(ROOT + "/") else a for a in args]
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+           "CI": os.environ.get("CI", ""), "VKCONV_CACHE_DIR": os.environ.get("VKCONV_ROOT_CACHE_DIR", "/tmp")}
+    return subprocess.run(["chroot", ROOT, vkconv] + inside, capture_output=True, text=True,
+                          timeout=timeout, env=env)
 
 
 def pair_arg(p):
     return "%d,%d" % p
 
 
-def test_numpy_problems(vkconv, tmp, failures):
+def test_numpy_problems(vkconv, tmp, failures, precision="fp32", require_coopmat=False):
     rng = np.random.default_rng(1234)
     for index, (name, xs, k, (r, s), stride, padding, dilation, groups, bias) in enumerate(PROBLEMS):
         x = rng.uniform(-1, 1, xs).astype(np.float32)
@@ -109,7 +132,7 @@ def test_numpy_problems(vkconv, tmp, failures):
         with open(xp, "wb") as f:
             np.lib.format.write_array(f, x, version=(2, 0) if index == 1 else (1, 0))
         np.save(wp, w)
-        args = ["run", "--precision", "fp32", "--iterations", "1", "--input", xp, "--weight", wp,
+        args = ["run", "--precision", precision, "--iterations", "1", "--input", xp, "--weight", wp,
                 "--output", yp, "--stride", pair_arg(stride), "--padding", pair_arg(padding),
                 "--dilation", pair_arg(dilation), "--groups", str(groups)]
         if b is not None:
@@ -123,17 +146,29 @@ def test_numpy_problems(vkconv, tmp, failures):
             continue
         if "PASS" not in res.stdout:
             failures.add("%s: no PASS in the output:\n%s" % (label, res.stdout))
+        path = next((l.split()[1] for l in res.stdout.splitlines() if l.startswith("path:")), "?")
+        if path not in REL_TOL:
+            failures.add("%s: no known path in the output:\n%s" % (label, res.stdout))
+            continue
+        if precision == "fp32" and path != "fp32":
+            failures.add("%s: --precision fp32 ran %s" % (label, path))
+        if require_coopmat and k // groups >= 8 and path == "fp32":
+            failures.add("%s: --precision fast ran fp32 on a device with cooperative matrices (%d output "
+                         "channels per group):\n%s" % (label, k // groups, res.stdout))
         y = np.load(yp)
         ref = conv2d_reference(x, w, b, stride, padding, dilation, groups)
         if y.dtype != np.float32 or y.shape != ref.shape:
             failures.add("%s: Y is %s %s, expected float32 %s" % (label, y.dtype, y.shape, ref.shape))
             continue
-        err = np.linalg.norm(y.astype(np.float64) - ref) / np.linalg.norm(ref)
-        ok = np.isfinite(y).all() and err <= REL_TOL
-        print("%-48s Y %-18s rel err %.2e  %s  (%.2f s)" % (name, y.shape, err, "ok" if ok else "FAIL",
-                                                             time.time() - start), flush=True)
+        diff = y.astype(np.float64) - ref
+        err = np.linalg.norm(diff) / np.linalg.norm(ref)
+        element = np.abs(diff).max() / np.sqrt(np.mean(ref * ref))
+        ok = np.isfinite(y).all() and err <= REL_TOL[path] and element <= ELEMENT_TOL[path]
+        print("%-48s %-11s Y %-18s rel err %.2e  max el. %.2e x RMS  %s  (%.2f s)" % (
+            name, path, y.shape, err, element, "ok" if ok else "FAIL", time.time() - start), flush=True)
         if not ok:
-            failures.add("%s: relative error %.3e > %.0e" % (label, err, REL_TOL))
+            failures.add("%s: %s: relative error %.3e (bound %.0e), max element error %.3e x RMS (bound %.0e)"
+                         % (label, path, err, REL_TOL[path], element, ELEMENT_TOL[path]))
 
 
 def test_random_mode_and_devices(vkconv, failures):
@@ -382,6 +417,16 @@ def test_bad_invocations(vkconv, tmp, failures):
         ("unknown profile", ["run", "--profile", "nonexistent"] + small),
         ("unknown devices profile", ["devices", "--profile", "nonexistent"]),
         ("negative iterations", ["run", "--iterations", "-1"] + small),
+        ("warm-up past the bound", ["run", "--warmup", "2147483647", "--iterations", "1"] + small),
+        ("iterations past the bound", ["run", "--iterations", "2147483647"] + small),
+        ("sweep warm-up past the bound", ["sweep", "--warmup", "100000"] + small),
+        # Each field passes its 2^24 cap, but C*H*W is 2^64: it wrapped to 0 and divided by it.
+        ("input elements past int64", ["run", "--batch", "1", "--in-channels", "16777216", "--height", "16777216",
+                                       "--width", "65536", "--out-channels", "1", "--kernel", "1",
+                                       "--stride", "16777216", "--padding", "0"]),
+        ("weight elements past int64", ["run", "--batch", "1", "--in-channels", "16777216", "--height", "1",
+                                        "--width", "1", "--out-channels", "16777216", "--kernel", "1,16777216",
+                                        "--padding", "0,8388608"]),
         ("missing value", ["run", "--batch"]),
         ("missing input file", ["run", "--input", os.path.join(tmp, "missing.npy"), "--weight", p["w"]]),
         ("missing weight file", ["run", "--input", p["x"], "--weight", os.path.join(tmp, "missing.npy")]),
@@ -419,21 +464,30 @@ def test_bad_invocations(vkconv, tmp, failures):
 
 
 def main():
-    args = sys.argv[1:]
-    bench = len(args) == 2 and args[0] == "--bench"
-    if len(args) != 1 and not bench:
-        sys.exit("usage: test_cli.py path/to/vkconv | test_cli.py --bench path/to/vkconv-bench")
-    tool = os.path.abspath(args[-1])
+    global ROOT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--precision", choices=("fp32", "fast"), default="fp32")
+    parser.add_argument("--require-coopmat", action="store_true")
+    parser.add_argument("--root", default="")
+    parser.add_argument("--bench", action="store_true", help="the tool is vkconv-bench: check its problem flags")
+    parser.add_argument("vkconv")
+    opts = parser.parse_args()
+    ROOT = os.path.abspath(opts.root) if opts.root else ""
+    vkconv = opts.vkconv if ROOT else os.path.abspath(opts.vkconv)
     failures = Failures()
     start = time.time()
-    with tempfile.TemporaryDirectory(prefix="vkconv_cli_test_") as tmp:
-        if bench:
-            test_bench_torch_defaults(tool, failures)
+    tmp_parent = os.path.join(ROOT, "tmp") if ROOT else None
+    with tempfile.TemporaryDirectory(prefix="vkconv_cli_test_", dir=tmp_parent) as tmp:
+        # A private cache folder unless the caller chose one: never the user's ~/.cache/vkconv.
+        os.environ.setdefault("VKCONV_CACHE_DIR", os.path.join(tmp, "cache"))
+        if opts.bench:
+            test_bench_torch_defaults(vkconv, failures)
         else:
-            test_numpy_problems(tool, tmp, failures)
-            test_torch_defaults(tool, tmp, failures)
-            test_random_mode_and_devices(tool, failures)
-            test_bad_invocations(tool, tmp, failures)
+            test_numpy_problems(vkconv, tmp, failures, opts.precision, opts.require_coopmat)
+            if opts.precision == "fp32":
+                test_torch_defaults(vkconv, tmp, failures)
+                test_random_mode_and_devices(vkconv, failures)
+                test_bad_invocations(vkconv, tmp, failures)
     print("%.1f s" % (time.time() - start))
     if failures.messages:
         print("%d failure(s)" % len(failures.messages))

@@ -91,8 +91,11 @@ bool numpyMode(const RunFlags& f) { return !f.numpy.input.empty() || !f.numpy.we
 // Flag combinations that cannot mean anything, refused before any device work.
 void checkFlagCombinations(const RunFlags& f) {
     if (!f.shape.empty()) requireOnlyBatch(f.problem, "--shape " + f.shape);
-    if (f.iterations < 0) throw invalidArgument("--iterations", f.iterations, "must be >= 0 (0: no timing)");
-    if (f.warmup < 0) throw invalidArgument("--warmup", f.warmup, "must be >= 0");
+    if (f.iterations < 0 || f.iterations > Conv2d::kMaxTimedRuns)
+        throw invalidArgument("--iterations", f.iterations,
+                              "must be in 0.." + std::to_string(Conv2d::kMaxTimedRuns) + " (0: no timing)");
+    if (f.warmup < 0 || f.warmup > Conv2d::kMaxWarmupRuns)
+        throw invalidArgument("--warmup", f.warmup, "must be in 0.." + std::to_string(Conv2d::kMaxWarmupRuns));
     if (!numpyMode(f)) {
         if (!f.numpy.bias.empty())
             throw Error(Error::Kind::InvalidArgument, "--bias needs --input X.npy and --weight W.npy");
@@ -132,6 +135,19 @@ std::string problemSource(const RunFlags& f, const ConvProblem& p, bool cpu) {
     return s;
 }
 
+// Random inputs are made on the host before the conv is planned: refuse tensors the device
+// cannot hold first, rather than spend minutes (or all host memory) filling them.
+void requireTensorsFit(const ConvProblem& p, const DeviceInfo& device) {
+    const std::pair<const char*, int64_t> tensors[] = {
+        {"input", p.inputElements()}, {"weight", p.weightElements()}, {"output", p.outputElements()}};
+    for (const auto& [name, elements] : tensors)
+        if (device.maxMemoryAllocationSize && uint64_t(elements) > device.maxMemoryAllocationSize / 4)
+            throw Error(Error::Kind::Unsupported,
+                        std::string("the ") + name + " tensor of " + p.str() + " has " + std::to_string(elements) +
+                            " elements, more than the device's maxMemoryAllocationSize (" +
+                            std::to_string(device.maxMemoryAllocationSize) + " bytes) holds");
+}
+
 int runRun(const RunFlags& f) {
     checkFlagCombinations(f);
     const Precision precision = precisionFromString(f.precision);
@@ -154,7 +170,11 @@ int runRun(const RunFlags& f) {
 
     Context context = makeContext(f.device, cacheContextOptions(f.cache));
     const DeviceInfo& device = context.device();
-    if (!numpyMode(f)) inputs = randomInputs(flagProblem(f, shape, device.isCpu()), f.seed);
+    if (!numpyMode(f)) {
+        const ConvProblem problem = flagProblem(f, shape, device.isCpu());
+        requireTensorsFit(problem, device);
+        inputs = randomInputs(problem, f.seed);
+    }
     const ConvProblem& problem = inputs.problem;
 
     std::cout << "device:      " << describeDevice(device) << "\n";
@@ -192,9 +212,9 @@ int runRun(const RunFlags& f) {
 
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
                                           problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll);
-    const double bound = errorBound(path);
+    const double bound = errorBound(path), elementBound = elementErrorBound(path);
     const bool pass = check.nonFinite == 0 && std::isfinite(check.relativeError) &&
-                      check.relativeError <= bound;
+                      check.relativeError <= bound && check.elementError <= elementBound;
     std::cout << "checked:     " << describeImages(check.images, problem.batch)
               << " against the CPU reference (double)"
               << (int64_t(check.images.size()) < problem.batch ? "; --check-all checks every image" : "")
@@ -202,8 +222,9 @@ int runRun(const RunFlags& f) {
     if (check.nonFinite)
         std::cout << "non-finite:  " << check.nonFinite << " NaN/inf values in the output\n";
     std::cout << "rel. error:  " << format("%.3e", check.relativeError) << " (bound "
-              << format("%.0e", bound) << " for " << toString(path) << "): " << (pass ? "PASS" : "FAIL")
-              << "\n";
+              << format("%.0e", bound) << " for " << toString(path) << "), max element "
+              << format("%.3e", check.elementError) << " x RMS (bound " << format("%.0e", elementBound)
+              << "): " << (pass ? "PASS" : "FAIL") << "\n";
     std::cout.flush();
 
     const int iterations = f.iterationsOption->count() ? f.iterations
@@ -225,7 +246,8 @@ int runRun(const RunFlags& f) {
         std::cerr << "vkconv: error: check failed: "
                   << (check.nonFinite ? std::to_string(check.nonFinite) + " NaN/inf output values; " : "")
                   << "relative error " << format("%.3e", check.relativeError) << " vs bound "
-                  << format("%.0e", bound) << " for " << toString(path) << "\n";
+                  << format("%.0e", bound) << ", max element error " << format("%.3e", check.elementError)
+                  << " x RMS vs bound " << format("%.0e", elementBound) << " for " << toString(path) << "\n";
         return kExitCheckFailed;
     }
     return kExitOk;

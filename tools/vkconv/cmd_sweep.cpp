@@ -78,8 +78,10 @@ std::vector<Path> pathsToSweep(const std::string& precision, const DeviceInfo& d
 void checkFlags(const SweepFlags& f) {
     if (f.precision != "all" && f.precision != "fast" && f.precision != "fp32")
         throw invalidArgument("--precision", f.precision, "expected fast, fp32 or all");
-    if (f.settings.timing.iterations < 1) throw invalidArgument("--iterations", f.settings.timing.iterations, "must be >= 1");
-    if (f.settings.timing.warmupRuns < 0) throw invalidArgument("--warmup", f.settings.timing.warmupRuns, "must be >= 0");
+    if (f.settings.timing.iterations < 1 || f.settings.timing.iterations > Conv2d::kMaxTimedRuns)
+        throw invalidArgument("--iterations", f.settings.timing.iterations, "must be in 1.." + std::to_string(Conv2d::kMaxTimedRuns));
+    if (f.settings.timing.warmupRuns < 0 || f.settings.timing.warmupRuns > Conv2d::kMaxWarmupRuns)
+        throw invalidArgument("--warmup", f.settings.timing.warmupRuns, "must be in 0.." + std::to_string(Conv2d::kMaxWarmupRuns));
     if (!(f.settings.timing.warmupMs >= 0 && f.settings.timing.warmupMs <= 60000))
         throw invalidArgument("--warmup-ms", f.settings.timing.warmupMs, "must be between 0 and 60000");
     if (f.settings.rounds < 0 || f.settings.rounds > 20) throw invalidArgument("--rounds", f.settings.rounds, "must be between 0 and 20");

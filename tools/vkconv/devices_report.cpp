@@ -145,10 +145,11 @@ Tally runProblems(const Context& context, Path path, bool validation) {
             c.run(in, out);
             const CheckResult check = checkOutput(p, x.data(), w.data(), p.bias ? b.data() : nullptr,
                                                   out.download(), /*all=*/true);
-            const double bound = errorBound(c.config().path);
-            if (!(check.relativeError <= bound)) {
+            const double bound = errorBound(c.config().path), elementBound = elementErrorBound(c.config().path);
+            if (!(check.relativeError <= bound) || !(check.elementError <= elementBound)) {
                 std::ostringstream m;
-                m << name << ": relative error " << check.relativeError << " > " << bound << " ("
+                m << name << ": relative error " << check.relativeError << " (bound " << bound
+                  << "), max element error " << check.elementError << " x RMS (bound " << elementBound << ") ("
                   << c.config().str() << ")";
                 failure = m.str();
             } else if (validation && context.validationMessageCount() != before) {

@@ -38,6 +38,7 @@ CheckResult checkOutput(const ConvProblem& problem, const float* input, const fl
         // One call: the reference spreads (image, channel) pairs over all cores.
         ref = referenceConv2d(problem, input, weight, bias);
         result.relativeError = relativeError(output.data(), ref);
+        result.elementError = maxElementError(output.data(), ref);
         return result;
     }
     for (int64_t n : result.images) {
@@ -46,6 +47,7 @@ CheckResult checkOutput(const ConvProblem& problem, const float* input, const fl
         got.insert(got.end(), output.begin() + n * perImage, output.begin() + (n + 1) * perImage);
     }
     result.relativeError = relativeError(got.data(), ref);
+    result.elementError = maxElementError(got.data(), ref);
     return result;
 }
 

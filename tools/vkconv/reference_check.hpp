@@ -15,6 +15,7 @@ namespace vkconv::cli {
 struct CheckResult {
     std::vector<int64_t> images;  // the images compared with the reference
     double relativeError = 0;     // over those images; +inf if any of them is NaN/inf
+    double elementError = 0;      // max |out - ref| / RMS(ref) over those images (maxElementError)
     int64_t nonFinite = 0;        // NaN/inf values anywhere in the output (all images)
 };
 

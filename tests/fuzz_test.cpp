@@ -1,0 +1,272 @@
+// Fuzzing with deterministic seeds: random and extreme field values through ConvProblem::validate,
+// the execution planner, KernelConfig's resource counts and canImplement, and Conv2d on each real
+// device. Every input must give a vkconv::Error (naming the field) or a correct result; a signal,
+// a wrapped size or another exception type is a failure. Bounded: a fixed number of draws, the
+// device part on small problems only. The CLI gets the same treatment in tests/cli/fuzz_cli.py.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "config_select.hpp"  // src/: the heuristic's configurations
+#include "conv_check.hpp"
+#include "conv_plan.hpp"      // src/: planExecution
+#include "test_devices.hpp"
+#include "test_problems.hpp"
+#include "tuning_fakes.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/reference.hpp"
+
+namespace vkconv::test {
+namespace {
+
+constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
+
+// A field value: mostly small, often at a cap or past it, sometimes at int64's ends.
+int64_t fuzzValue(Rng& rng) {
+    static const int64_t extremes[] = {0, -1, 1, 2, 4096, 65536, (1 << 24) - 1, 1 << 24, (1 << 24) + 1,
+                                       int64_t(1) << 31, std::numeric_limits<int32_t>::max(),
+                                       int64_t(1) << 40, int64_t(1) << 62, kI64Max,
+                                       std::numeric_limits<int64_t>::min(), -(int64_t(1) << 24)};
+    switch (rng.uniformInt(0, 9)) {
+        case 0: case 1: case 2: case 3: return rng.uniformInt(1, 6);
+        case 4: return rng.uniformInt(0, 64);
+        case 5: case 6: return extremes[rng.uniformInt(0, int64_t(std::size(extremes)) - 1)];
+        case 7: return rng.uniformInt(1, 1 << 24);
+        case 8: return rng.uniformInt(-(int64_t(1) << 62), int64_t(1) << 62);
+        default: return rng.uniformInt(1, 3);
+    }
+}
+
+ConvProblem fuzzProblem(Rng& rng) {
+    ConvProblem p;
+    int64_t* fields[] = {&p.batch,   &p.inChannels, &p.height,  &p.width,     &p.outChannels,
+                         &p.kernelH, &p.kernelW,    &p.strideH, &p.strideW,   &p.padH,
+                         &p.padW,    &p.dilationH,  &p.dilationW, &p.groups};
+    // Half the draws change only a few fields of a valid small problem, so that products of
+    // individually valid values (the wrap cases) are common, not drowned in invalid fields.
+    if (rng.uniformInt(0, 1)) {
+        p.batch = 1, p.inChannels = 4, p.height = p.width = 8, p.outChannels = 8;
+        p.kernelH = p.kernelW = 3;
+        for (int i = int(rng.uniformInt(1, 4)); i > 0; --i) *fields[rng.uniformInt(0, 13)] = fuzzValue(rng);
+    } else {
+        for (int64_t* f : fields) *f = fuzzValue(rng);
+    }
+    p.bias = rng.uniformInt(0, 1);
+    return p;
+}
+
+// The exact product in 128 bits, for checking the library's 64-bit sizes.
+__int128 exact(std::initializer_list<int64_t> factors) {
+    __int128 p = 1;
+    for (int64_t f : factors) p *= f;
+    return p;
+}
+
+// validate() refuses with InvalidArgument naming "field = value", or accepts a problem whose
+// every size is exact and within the documented caps. The accessors never trap either way.
+TEST(Fuzz, ValidateRefusesOrSizesAreExact) {
+    Rng rng(20261124);
+    int accepted = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const ConvProblem p = fuzzProblem(rng);
+        // On an invalid problem too: no trap, no undefined behaviour (the sanitizer stage).
+        (void)p.inputElements(), (void)p.weightElements(), (void)p.outputElements();
+        (void)p.gemmM(), (void)p.gemmN(), (void)p.gemmK(), (void)p.flops(), (void)p.minBytes();
+        try {
+            p.validate();
+        } catch (const Error& e) {
+            ASSERT_EQ(e.kind(), Error::Kind::InvalidArgument) << e.what();
+            ASSERT_NE(std::string(e.what()).find(" = "), std::string::npos) << e.what();
+            continue;
+        } catch (const std::exception& e) {
+            FAIL() << p.str() << ": validate threw a non-vkconv exception: " << e.what();
+        }
+        ++accepted;
+        const int64_t oh = p.outHeight(), ow = p.outWidth();
+        ASSERT_GE(oh, 1) << p.str();
+        ASSERT_GE(ow, 1) << p.str();
+        ASSERT_EQ(__int128(p.inputElements()), exact({p.batch, p.inChannels, p.height, p.width})) << p.str();
+        ASSERT_EQ(__int128(p.outputElements()), exact({p.batch, p.outChannels, oh, ow})) << p.str();
+        ASSERT_EQ(__int128(p.weightElements()), exact({p.outChannels, p.inChannels / p.groups, p.kernelH, p.kernelW}))
+            << p.str();
+        ASSERT_LE(p.inputElements(), int64_t(1) << 50) << p.str();
+        ASSERT_LE(p.outputElements(), int64_t(1) << 50) << p.str();
+        ASSERT_LE(p.gemmK(), int64_t(1) << 30) << p.str();
+    }
+    EXPECT_GT(accepted, 1000) << "the generator must also produce valid problems";
+}
+
+DeviceInfo fuzzDevice(Rng& rng) {
+    DeviceInfo d = fakeDevice();
+    const uint64_t ranges[] = {1024, 1u << 20, 128u << 20, 1ull << 32};
+    const uint64_t alignments[] = {4, 16, 256, 65536};
+    const uint32_t grids[] = {1, 7, 65535, 0x7fffffff};
+    d.maxStorageBufferRange = ranges[rng.uniformInt(0, 3)];
+    d.minStorageBufferOffsetAlignment = alignments[rng.uniformInt(0, 3)];
+    for (auto& g : d.maxWorkGroupCount) g = grids[rng.uniformInt(0, 3)];
+    return d;
+}
+
+// The planner, on valid problems and made-up device limits with any tile sizes: a plan within
+// the limits, or an Error; never a division by zero, a wrapped size or an unbounded plan.
+TEST(Fuzz, PlanFitsTheLimitsOrRefuses) {
+    Rng rng(7);
+    const uint32_t tiles[] = {0, 1, 8, 64, 4096, 1u << 31, 0xffffffffu};
+    int planned = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const ConvProblem p = fuzzProblem(rng);
+        try {
+            p.validate();
+        } catch (const Error&) {
+            continue;
+        }
+        const DeviceInfo d = fuzzDevice(rng);
+        const uint32_t bm = tiles[rng.uniformInt(0, 6)], bn = tiles[rng.uniformInt(0, 6)];
+        const uint32_t tilesPerWorkgroup = uint32_t(rng.uniformInt(0, 3));
+        detail::ExecutionPlan plan;
+        try {
+            plan = detail::planExecution(p, d, bm, bn, 0, 0, 0, tilesPerWorkgroup);
+        } catch (const Error& e) {
+            ASSERT_NE(std::string(e.what()), "") << p.str();
+            continue;
+        } catch (const std::exception& e) {
+            FAIL() << p.str() << ": planExecution threw a non-vkconv exception: " << e.what();
+        }
+        ++planned;
+        ASSERT_GE(plan.imagesPerChunk, 1u);
+        ASSERT_LE(plan.dispatches.size(), size_t(1) << 20);
+        const uint64_t usable = std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31);
+        for (const auto& c : plan.chunks) {
+            ASSERT_LE(c.input.range, usable) << p.str();
+            ASSERT_LE(c.output.range, usable) << p.str();
+            ASSERT_EQ(c.input.offset % std::max<uint64_t>(d.minStorageBufferOffsetAlignment, 4), 0u);
+        }
+        for (const auto& x : plan.dispatches) {
+            ASSERT_GE(x.groupsX, 1u);
+            ASSERT_LE(x.groupsX, d.maxWorkGroupCount[0]) << p.str();
+            ASSERT_LE(x.groupsY, d.maxWorkGroupCount[1]) << p.str();
+            ASSERT_LE(x.groupsZ, d.maxWorkGroupCount[2]) << p.str();
+        }
+    }
+    EXPECT_GT(planned, 100);
+}
+
+uint32_t fuzzField(Rng& rng) {
+    static const uint32_t values[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 4096, 65536, 1u << 28, 1u << 31, 0xffffffffu};
+    return rng.uniformInt(0, 2) ? values[rng.uniformInt(0, 9)] : values[rng.uniformInt(0, 15)];
+}
+
+// Any configuration (a hand-edited tuning cache entry) through canImplement: never an exception,
+// and what it accepts has resource counts within the device's limits and plans or refuses.
+TEST(Fuzz, CanImplementAnyConfiguration) {
+    Rng rng(99);
+    const DeviceInfo devices[] = {fakeDevice(), fakeCoopMatDevice(false), fakeCoopMatDevice(true)};
+    const ConvProblem problem = smallProblem();
+    int accepted = 0;
+    for (int i = 0; i < 50000; ++i) {
+        const DeviceInfo& d = devices[i % 3];
+        KernelConfig c;
+        c.path = rng.uniformInt(0, 1) ? Path::Fp32 : Path::CoopMatF16;
+        uint32_t* fields[] = {&c.bm,     &c.bn,     &c.bk,   &c.tm,     &c.tn,    &c.warpsM, &c.warpsN,
+                              &c.mmaM,   &c.mmaN,   &c.mmaK, &c.stages, &c.sLanes, &c.tileH, &c.tileW,
+                              &c.tilesPerWorkgroup, &c.subgroupSize};
+        for (uint32_t* f : fields) *f = fuzzField(rng);
+        c.aLoader = ALoader(rng.uniformInt(0, 2));
+        c.bRegisters = rng.uniformInt(0, 1), c.bGlobal = rng.uniformInt(0, 1);
+        std::string why;
+        try {
+            why = canImplement(c, d, problem);
+        } catch (const std::exception& e) {
+            FAIL() << c.str() << ": canImplement threw: " << e.what();
+        }
+        try {
+            (void)c.threads();
+            (void)c.sharedMemoryBytes(problem);
+        } catch (const Error&) {
+            ASSERT_NE(why, "") << c.str() << ": accepted, but its resource counts do not fit 32 bits";
+        }
+        if (!why.empty()) continue;
+        ++accepted;
+        ASSERT_LE(c.threads(), d.maxWorkGroupInvocations) << c.str();
+        ASSERT_LE(c.sharedMemoryBytes(problem), d.maxSharedMemoryBytes) << c.str();
+        try {
+            (void)detail::planExecution(problem, d, c.bm, c.bn, 0, 0, 0, c.tilesPerWorkgroup);
+        } catch (const Error&) {
+        }
+    }
+    EXPECT_GT(accepted, 0) << "the generator must also produce configurations that fit";
+}
+
+// On each real device: random problems, mostly small and valid (run, and compared with the
+// reference by both bounds), some huge or invalid (a vkconv::Error before any GPU work).
+class FuzzOnDevice : public ::testing::TestWithParam<int> {};
+
+TEST_P(FuzzOnDevice, Conv2dErrorsOrMatchesReference) {
+    ASSERT_GE(GetParam(), 0) << listDevicesError();
+    const Context& context = *sharedContext(GetParam()).context;
+    Rng rng(1000 + uint64_t(GetParam()));
+    int ran = 0, refused = 0;
+    for (int i = 0; i < 24; ++i) {
+        ConvProblem p = fuzzProblem(rng);
+        // A third of the draws: a small valid problem with random stride, padding, dilation and
+        // groups, so that runs are common.
+        if (i % 3 == 0) {
+            p.groups = rng.uniformInt(1, 3);
+            p.batch = rng.uniformInt(1, 2), p.inChannels = p.groups * rng.uniformInt(1, 4);
+            p.outChannels = p.groups * rng.uniformInt(1, 9), p.height = rng.uniformInt(5, 17);
+            p.width = rng.uniformInt(5, 17), p.kernelH = rng.uniformInt(1, 3), p.kernelW = rng.uniformInt(1, 3);
+            p.strideH = rng.uniformInt(1, 3), p.strideW = rng.uniformInt(1, 3);
+            p.padH = rng.uniformInt(0, 2), p.padW = rng.uniformInt(0, 2);
+            p.dilationH = rng.uniformInt(1, 2), p.dilationW = rng.uniformInt(1, 2);
+        }
+        SCOPED_TRACE(p.str());
+        ConvOptions options;
+        options.precision = i % 4 == 0 ? Precision::Fast : Precision::Fp32;
+        // Run only what the CPU reference checks in well under a second; the weights of a larger
+        // problem are left empty, which Conv2d must refuse (by size) before any GPU work.
+        const bool small = p.weightElements() <= (1 << 18) && p.inputElements() <= (1 << 18) &&
+                           p.outputElements() <= (1 << 18) && p.flops() <= 2e7;
+        const std::vector<float> weight = small ? randomValues(uint64_t(i) * 3 + 1, size_t(p.weightElements())) : std::vector<float>{};
+        const std::vector<float> bias = small && p.bias ? randomValues(uint64_t(i) * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
+        try {
+            Conv2d conv(context, p, weight, bias, options);
+            // Constructed: the problem is valid, and small (else the weight size was refused).
+            ASSERT_TRUE(small);
+            const std::vector<float> input = randomValues(uint64_t(i) * 3, size_t(p.inputElements()));
+            Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
+            const auto shape = p.outputShape();
+            Tensor out(context, {shape.begin(), shape.end()});
+            in.upload(input);
+            poisonWithGuard(context, out);
+            conv.run(in, out);
+            const std::vector<float> got = out.download();
+            const auto ref = referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr);
+            const Path path = conv.config().path;
+            EXPECT_LE(relativeError(got.data(), ref), errorBound(path)) << conv.describe();
+            EXPECT_LE(maxElementError(got.data(), ref), elementErrorBound(path)) << conv.describe();
+            EXPECT_EQ(guardWordsChanged(context, out), 0u) << conv.describe();
+            ++ran;
+        } catch (const Error& e) {
+            ++refused;
+            EXPECT_NE(std::string(e.what()), "");
+        } catch (const std::exception& e) {
+            FAIL() << "threw a non-vkconv exception: " << e.what();
+        }
+        // Tensors: a shape too large is refused before any allocation.
+        if (p.inputElements() > (int64_t(1) << 40)) {
+            EXPECT_THROW(Tensor(context, {p.batch, p.inChannels, p.height, p.width}), Error);
+        }
+    }
+    EXPECT_GE(ran, 8);
+    EXPECT_GE(refused, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, FuzzOnDevice, ::testing::ValuesIn(testDeviceIndices()),
+                         [](const auto& info) {
+                             return info.param < 0 ? std::string("nodevice") : "dev" + std::to_string(info.param);
+                         });
+
+}  // namespace
+}  // namespace vkconv::test
