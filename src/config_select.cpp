@@ -264,22 +264,40 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
             // the fewest fragments a subgroup.
             return work * (1.0 + fragM * fragN / 4.0) * (underfilled ? slots / workgroups : 1.0);
         }
-        // Calibrated on the H200 (bench/RESULTS.md, the channels-last kernel over 66
-        // configurations of four layers): 128x128x32 with 4 subgroups of 128x32 (255
-        // registers) led at 1.47 ms on ResNet-50's 3x3/256 (the gather kernel 3.06) and 2.53
-        // on 3x3/512 (6.11); every 128x128 and 128x256 tile was within 10% of it, 64-wide tiles
-        // 25-40% slower. Against the gather kernel it wins where a tap brings many channels:
-        // on a 1x1 over 256 channels it lost (0.42 against 0.22 ms: the packing pass moves the
-        // input once more) and on VGG's 3x3/64 it won by 11%.
-        const double reuse = fragM * fragN / (fragM + fragN);
-        factor = 0.45 * (1.0 + 1.0 / reuse);
+        // Calibrated on the H200 (bench/RESULTS.md, kernel-lab over the channels-last
+        // configurations of four layers): 128x128x32 with 4 subgroups (255 registers) or
+        // 128x256x16 with 16 led, 1.30 ms on ResNet-50's 3x3/256 (the gather kernel 3.06) and
+        // 2.36 on 3x3/512 (6.11), with every 128x128 and 128x256 tile within 10%; on VGG's
+        // 3x3/64 64x64x32 with 8 subgroups, 1.21 (gather 1.65). On a 1x1 over 256 channels it
+        // lost, 0.27 against 0.22 ms: the packing pass reads the input once more.
+        // Against the gather kernel's costs: 0.42x its time on ResNet-50's 3x3/256.
+        factor = 0.31;
+        // Every workgroup reads its A rows and B columns from L2 once per K slice: larger tiles
+        // read less (64x128 took 1.38x 128x128's time on 3x3/256).
+        factor *= 1.0 + 32.0 / c.bm + 32.0 / c.bn;
+        // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
+        // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
+        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones.
+        struct Layout {
+            uint32_t bm, bn, bk, wm, wn;
+            double factor;
+        };
+        static constexpr Layout kMeasured[] = {
+            {128, 128, 32, 1, 4, 1.0},   {128, 128, 32, 2, 4, 1.02}, {128, 128, 32, 4, 2, 1.025},
+            {128, 128, 32, 2, 2, 1.045}, {128, 128, 32, 4, 4, 1.06}, {128, 256, 16, 2, 8, 1.0},
+            {128, 256, 16, 4, 4, 1.01},  {128, 256, 16, 2, 4, 1.045}, {64, 64, 32, 2, 4, 1.0},
+            {64, 64, 32, 4, 2, 1.0},     {64, 64, 32, 2, 2, 1.03},   {128, 64, 32, 4, 2, 1.0},
+        };
+        double layout = c.warpsM * c.warpsN < 4 ? 1.6 : 1.15;
+        for (const Layout& l : kMeasured)
+            if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN) layout = l.factor;
+        factor *= layout;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
         factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
-        factor *= c.bm >= 128 && c.bn >= 128 ? 1.0 : c.bm * c.bn >= 8192 ? 1.3 : 1.5;
-        factor *= c.bk == 32 ? 1.0 : c.bk == 16 ? 1.03 : 1.1;
-        factor *= c.threads() == 128 ? 1.0 : 1.02;
-        if (p.kernelH * p.kernelW == 1) factor *= 2.5;  // the packing pass is a second read of the input
+        if (p.kernelH * p.kernelW == 1) factor *= 3.0;  // the packing pass is a second read of the input
+        // Unmeasured where the grid cannot fill the GPU (batch 1): the gather kernel keeps it.
+        if (underfilled) factor *= 2.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }
     if (c.path == Path::Fp32) {
