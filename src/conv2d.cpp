@@ -346,16 +346,22 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const Timi
     TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));
     impl.prepare(input, output);
 
-    // Warm-up: submissions of back-to-back runs until warmupMs have passed. Each holds about a
-    // quarter of what is left (by the rate seen so far, at most kMaxRuns), so the device is
-    // never idle for longer than one submission's turnaround.
+    // Warm-up: submissions of back-to-back runs, each about a quarter of warmupMs (by the rate
+    // seen so far, at most kMaxRuns), so the device is never idle for longer than one
+    // submission's turnaround. It lasts at least warmupMs and until two successive submissions
+    // ran at the same rate (within 2%): on the H200 the SM clock sometimes dipped again after
+    // 200 ms (VGG conv1_2: 10% of the timed runs at 2.1x the median), so a fixed time alone is
+    // not enough. Four times warmupMs at most.
     using Clock = std::chrono::steady_clock;
     constexpr int kMaxRuns = 4096;
     const auto start = Clock::now();
     auto elapsedMs = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); };
     WarmupReport done;
     int batch = 1;
-    while (options.warmupMs > 0 && elapsedMs() < options.warmupMs) {
+    double lastRate = 0;  // ms a run in the previous submission
+    bool steady = false;
+    while (options.warmupMs > 0 && (elapsedMs() < options.warmupMs || !steady) && elapsedMs() < 4 * options.warmupMs) {
+        const double before = elapsedMs();
         impl.context->submitAndWait([&](VkCommandBuffer cmd) {
             for (int i = 0; i < batch; ++i) {
                 barrierBeforeCompute(cmd);
@@ -363,9 +369,10 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const Timi
             }
         });
         done.runs += batch;
-        const double perRunMs = std::max(elapsedMs() / done.runs, 1e-4);
-        const double leftMs = options.warmupMs - elapsedMs();
-        batch = int(std::clamp(std::ceil(std::max(leftMs, 0.0) / 4 / perRunMs), 1.0, double(kMaxRuns)));
+        const double rate = (elapsedMs() - before) / batch;
+        steady = lastRate > 0 && std::abs(rate - lastRate) <= 0.02 * lastRate;
+        lastRate = rate;
+        batch = int(std::clamp(std::ceil(options.warmupMs / 4 / std::max(rate, 1e-4)), 1.0, double(kMaxRuns)));
     }
     done.wallMs = elapsedMs();
     if (report) *report = done;
