@@ -11,6 +11,7 @@
 #include "shapes.hpp"
 #include "stats.hpp"
 #include "vkconv/context.hpp"
+#include "vkconv/conv2d.hpp"
 #include "vkconv/kernel_config.hpp"
 
 namespace vkconv::bench {
@@ -18,7 +19,7 @@ namespace vkconv::bench {
 struct BenchSettings {
     Precision precision = Precision::Fast;
     int warmup = 10;
-    double warmupMs = 200;  // the kernel back to back first, so the GPU's clocks are up
+    double warmupMs = TimingOptions{}.warmupMs;  // the kernel back to back first, so the GPU's clocks are up
     int iterations = 100;
     int checkImages = 2;        // the first and the last image of the batch (1: the first only)
     double copyGbps = 0;        // measured copy bandwidth (read + write): the memory floor

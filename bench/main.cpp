@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     std::string suite = "alexnet1", shapeName, shapesPath, precisionName = "fast", jsonPath;
     bool list = false;
     int warmup = 10, iterations = 100, checkImages = 2, deviceIndex = -1, copyIterations = 50;
-    double warmupMs = 200;
+    double warmupMs = TimingOptions{}.warmupMs;
     double copyMiB = 0;
     ProblemFlags problemFlags;
     std::string customName = "custom";

@@ -36,7 +36,10 @@ if ! git check-ignore -q .gl/x || ! git check-ignore -q "$BUILD/x"; then
 fi
 
 # ---------------------------------------------------------------- 1. packages
-LOADER_PKGS=(libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+# The loader is Debian 13's (1.4.309), like the layer: Debian 12's 1.3.239 asks the driver for
+# vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR through vkGetDeviceProcAddr, and the
+# 1.4.309 layer reports that on every Context (seen on the H200).
+LOADER_PKGS=(libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 fetch() {  # fetch DIR PACKAGE...: apt-get download into DIR
   local dir=$1
   shift
@@ -44,9 +47,12 @@ fetch() {  # fetch DIR PACKAGE...: apt-get download into DIR
   (cd "$dir" && apt-get download -q "$@" 2>&1) | grep -v -e unsandboxed -e '^Get:' -e '^Fetched' || true
 }
 if ((REFETCH)); then rm -f .gl/*.deb .gl/layers/*.deb; fi
-if ! compgen -G ".gl/libvulkan1_*.deb" >/dev/null; then
+if ! compgen -G ".gl/libvulkan1_1.4*.deb" >/dev/null; then
   echo "== the Vulkan loader's packages into .gl/"
-  fetch .gl "${LOADER_PKGS[@]}"
+  rm -f .gl/libvulkan1_*.deb
+  loader=$(apt-cache show libvulkan1/trixie 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+  [[ -n $loader ]] || die "apt knows no libvulkan1 in trixie: run scripts/setup.sh (it adds Debian 13, pinned), then apt-get update"
+  fetch .gl "${LOADER_PKGS[@]}" "libvulkan1=$loader"
   compgen -G ".gl/libvulkan1_*.deb" >/dev/null || die "apt-get download libvulkan1 failed"
 fi
 if ! compgen -G ".gl/layers/vulkan-validationlayers_*.deb" >/dev/null; then

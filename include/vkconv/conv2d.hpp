@@ -30,9 +30,11 @@ struct ConvOptions {
 // How Conv2d::time measures. A GPU's clocks fall when it idles (the H200's SM clock reads 345 of
 // 1980 MHz at rest) and climb back only after the device has been kept busy for a while, so a
 // timing taken after CPU work (planning, packing, a reference check) measures the clock ramp, not
-// the kernel. Every timing therefore first runs the kernel back to back for warmupMs.
+// the kernel. Every timing therefore first runs the kernel back to back for warmupMs: 200 ms was
+// not always enough after seconds of host work (the H200's SM clock still climbing, VGG conv1_2
+// with timed runs up to 3.4x its median), 500 was.
 struct TimingOptions {
-    double warmupMs = 200;  // at least this long of the kernel itself, untimed, first (0: none)
+    double warmupMs = 500;  // at least this long of the kernel itself, untimed, first (0: none)
     int warmupRuns = 3;     // then these untimed runs, in the timed runs' own submission
     int iterations = 20;    // timed runs
 };

@@ -272,9 +272,9 @@ void bindConv2d(nb::module_& m) {
              nb::sig("def __call__(self, x: numpy.typing.ArrayLike) -> numpy.typing.NDArray[numpy.float32]"),
              "conv2d(x): copies x to the device, runs, copies the result back into a new float32 array.")
         .def("time", &PyConv2d::time, nb::arg("x").none(), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
-             nb::arg("warmup_ms") = 200.0,
+             nb::arg("warmup_ms") = 500.0,
              nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20, "
-                     "warmup_ms: float = 200.0) -> list[float]"),
+                     "warmup_ms: float = 500.0) -> list[float]"),
              "GPU time in milliseconds of each of `iterations` runs on x (timestamp queries), after the\n"
              "kernel has run back to back for warmup_ms (a GPU idle during host work runs at low clocks)\n"
              "and then `warmup` untimed runs. The copies of x and of the result are not included: time a\n"
