@@ -275,8 +275,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
         // The tail past the last image is read only by outputs that are thrown away; zero it once
         // so that those reads are finite and defined.
-        const uint64_t bytes = impl.plan.imagesPerChunk * kernel.workspacePerImage + kernel.workspaceTail;
-        impl.packedInput = Buffer(*impl.context, (bytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
+        impl.packedInput = Buffer(*impl.context, (impl.plan.workspaceBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         fillBuffer(*impl.context, impl.packedInput, 0);
         for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
             const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);

@@ -101,6 +101,7 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
 
     ExecutionPlan plan;
     plan.imagesPerChunk = perChunk;
+    plan.workspaceBytes = workspacePerImage ? perChunk * workspacePerImage + workspaceTail : 0;
     const uint32_t groupsLimitX = d.maxWorkGroupCount[0], groupsLimitZ = d.maxWorkGroupCount[2];
     const uint32_t nTiles = static_cast<uint32_t>(nTileCount);
     const uint32_t groups = static_cast<uint32_t>(p.groups);

@@ -32,6 +32,7 @@ struct ExecutionPlan {
     std::vector<ChunkBinding> chunks;
     std::vector<Dispatch> dispatches;
     uint64_t imagesPerChunk = 0;
+    uint64_t workspaceBytes = 0;  // the intermediate buffer one chunk needs (0: none)
 };
 
 // Throws vkconv::Error(Unsupported) naming the limit when even one image cannot be bound.

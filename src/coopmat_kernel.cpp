@@ -66,8 +66,6 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsKxN(p, weight, bRows, bCols, sCols));
-    if (c.aLoader == ALoader::Patch)
-        k.tilesPerImage = uint32_t((p.outHeight() + c.tileH - 1) / c.tileH * ((p.outWidth() + c.tileW - 1) / c.tileW));
     return k;
 }
 

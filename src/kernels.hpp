@@ -17,12 +17,10 @@ namespace vkconv::detail {
 struct PreparedKernel {
     PipelineKey pipeline;
     std::vector<uint8_t> packedWeights;  // bytes, uploaded once to binding 1
-    // Loaders that rewrite the input first: the pass that writes each chunk's packed input, and
-    // the bytes of it per image and past the last image (read only by discarded outputs).
+    // Loaders that rewrite the input first: the pass that writes each chunk's packed input (its
+    // size is the plan's workspace, planFor() in conv2d.cpp) and its grid for a chunk's images.
     std::optional<PipelineKey> packInput;
-    uint64_t workspacePerImage = 0, workspaceTail = 0;
-    std::function<uint64_t(uint64_t images)> packWorkgroups;  // the packing pass's grid for a chunk
-    uint32_t tilesPerImage = 0;  // 0: M tiles are BM consecutive GEMM rows; else per image
+    std::function<uint64_t(uint64_t images)> packWorkgroups;
 };
 
 // Weights KCRS -> per group a [bRows][bCols] row-major matrix B[kk][n] (kk = (c*R + r)*sCols + s,

@@ -84,7 +84,6 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsTapMajor(p, weight, channels, bCols));
     k.packInput = pipelineKey("pack_input_nhwc_f16", PackNhwcKernelSpec{spec.kernel.problem, channels});
-    k.workspacePerImage = nhwcImageBytes(p, c.bk);
     // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 pixels x 64 channels.
     const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width), channelTiles = (channels + 63) / 64;
     k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 63) / 64 * channelTiles; };

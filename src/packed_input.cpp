@@ -128,12 +128,9 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));
 
     k.packInput = pipelineKey("pack_input_f16", PackInputKernelSpec{spec.kernel.problem, spec.packed});
-    k.workspacePerImage = layout.imageHalves() * 2;
-    k.workspaceTail = layout.tailHalves(c.bm) * 2;
     // shaders/pack_input_f16.comp: one thread per 16-byte word, 256 a workgroup.
     const uint64_t imageWords = layout.imageHalves() / 8;
     k.packWorkgroups = [imageWords](uint64_t images) { return (images * imageWords + 255) / 256; };
-    k.tilesPerImage = layout.tilesPerImage;
     return k;
 }
 

@@ -58,18 +58,18 @@ double SweepBench::checkOutput(Conv2d& conv) {
     // The first and the last image of every chunk: between them they touch the start and the
     // end of every tensor range and dispatch grid the plan made.
     const std::vector<int64_t> firsts = conv.chunkFirstImages();
-    images_.clear();
+    std::vector<int64_t> images;
     for (size_t i = 0; i < firsts.size(); ++i) {
         const int64_t last = (i + 1 < firsts.size() ? firsts[i + 1] : p.batch) - 1;
-        images_.push_back(firsts[i]);
-        if (last != firsts[i]) images_.push_back(last);
+        images.push_back(firsts[i]);
+        if (last != firsts[i]) images.push_back(last);
     }
     output_.fill(std::numeric_limits<float>::quiet_NaN());  // outputs never written stay NaN
     conv.run(input_, output_);
     const uint64_t perImage = uint64_t(p.outChannels * p.outHeight() * p.outWidth());
     std::vector<float> got(perImage);
     double worst = 0;
-    for (int64_t n : images_) {
+    for (int64_t n : images) {
         output_.downloadRange(uint64_t(n) * perImage, got.data(), perImage);
         const double e = relativeError(got.data(), reference(n));
         worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : std::max(worst, e);

@@ -40,7 +40,6 @@ public:
     SweepBench(const Context& context, const ConvProblem& problem, uint64_t seed);
 
     const ConvProblem& problem() const { return inputs_.problem; }
-    const std::vector<int64_t>& sampleImages() const { return images_; }
 
     // Builds, checks and (if correct) times `config`. Throws only for failures that end the
     // sweep (the device was lost); everything else is recorded in the result.
@@ -59,7 +58,6 @@ private:
     const Context& context_;
     RunInputs inputs_;
     Tensor input_, output_;
-    std::vector<int64_t> images_;                        // sample images checked last
     std::map<int64_t, std::vector<double>> references_;  // by image, computed once
 };
 

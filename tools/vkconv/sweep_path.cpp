@@ -37,9 +37,7 @@ TimingStats combineRounds(const std::vector<TimingStats>& rounds) {
         t.maxMs = std::max(t.maxMs, r.maxMs);
         t.spread = std::max(t.spread, r.spread);
     }
-    std::sort(medians.begin(), medians.end());
-    const size_t n = medians.size();
-    t.medianMs = n % 2 ? medians[n / 2] : 0.5 * (medians[n / 2 - 1] + medians[n / 2]);
+    t.medianMs = summarizeTimes(medians).medianMs;
     return t;
 }
 
