@@ -126,6 +126,19 @@ def print_tests(folder):
     print()
 
 
+def print_python(folder):
+    """The Python module against PyTorch (check.sh --python): bench_torch.py's own table."""
+    text = read_text(os.path.join(folder, "python_bench.log"))
+    if text is None:
+        return
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith("vkconv device:")), None)
+    print("python module (python/bench_torch.py):")
+    for line in (lines[start:] if start is not None else lines[-20:]):
+        print("  " + line)
+    print()
+
+
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "."
     for line in (read_text(os.path.join(folder, "vulkan.txt")) or "").splitlines():
@@ -135,6 +148,7 @@ def main():
     print()
     print_steps(folder)
     print_tests(folder)
+    print_python(folder)
     vk = {}        # (precision, name) -> result
     order = []     # shape names in first-seen order
     header = []

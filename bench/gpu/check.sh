@@ -16,6 +16,10 @@
 #                     the check's own tuning cache, which later --run steps use
 #   --lab ARG...      `kernel-lab ARG...`
 #   --run ARG...      `vkconv run ARG...`
+#   --python          the Python module: built here, library and module together from the
+#                     sources, with the compiler, glslang, headers and nanobind of the carried
+#                     BUILD/python-bundle (a module must be built with the Python, and the C++
+#                     toolchain, it runs with); then python/bench_torch.py against PyTorch
 #   --sweep, --lab and --run take every argument up to the next `--` or the end, and may be
 #   repeated: `--lab --batch 64 --filter "breg tiles" -- --lab --batch 512 --filter "breg tiles"`.
 # Options:
@@ -37,7 +41,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
-TESTS=0 BENCH=0 TORCH=1 DRY=0
+TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
 BUDGET=540 BUILD=build-gpu TEST_FILTER=""
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run, ARGS quoted with printf %q
 while (($#)); do
@@ -45,6 +49,7 @@ while (($#)); do
     --tests) TESTS=1 ;;
     --bench) BENCH=1 ;;
     --no-torch) TORCH=0 ;;
+    --python) PYTHON=1 ;;
     --sweep | --lab | --run)
       kind=${1#--}
       shift
@@ -59,12 +64,12 @@ while (($#)); do
     --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --dry-run) DRY=1 ;;
-    -h | --help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (try --help)" ;;
   esac
   (($#)) && shift
 done
-((TESTS || BENCH || ${#EXTRA[@]})) || { TESTS=1; BENCH=1; }
+((TESTS || BENCH || PYTHON || ${#EXTRA[@]})) || { TESTS=1; BENCH=1; }
 ((BUDGET <= 570)) || echo "check.sh: warning: --budget $BUDGET leaves under 30 s of the device tool's 600 for starting and packing"
 
 OUT=${OUT:-${TMPDIR:-/tmp}/vkconv-check-results}   # outside the tree, which travels
@@ -192,6 +197,27 @@ run_bench() {
     --json "$R/vkconv_layers_fp32.json"
 }
 
+# The module is built on this machine: one built elsewhere, against another libstdc++, crashed in
+# its first conv2d (bench/RESULTS.md). The bundle is a VKCONV_DEPS_PREFIX (python/CMakeLists.txt);
+# the Vulkan library is the carried loader that vulkan_env unpacked.
+run_python() {
+  local bundle=$BUILD/python-bundle pybuild=$R/python-build
+  if ((!DRY)) && [[ ! -x $bundle/bin/glslang ]]; then
+    echo "=== missing $bundle: cmake --build $BUILD --target vkconv_python_bundle here (bench/gpu/README.md)"
+    STATUS=1
+    return 1
+  fi
+  step python_build 300 bash -c 'cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DVKCONV_BUILD_TESTS=OFF -DVKCONV_BUILD_TOOLS=OFF -DVKCONV_BUILD_BENCH=OFF -DVKCONV_BUILD_PYTHON=ON \
+      -DVKCONV_DEPS_PREFIX="$2" -DCMAKE_PREFIX_PATH="$2" -DVulkan_INCLUDE_DIR="$2/include" \
+      -DVulkan_LIBRARY="$(ldconfig -p | sed -n "s/.*libvulkan.so.1 (libc6,x86-64) => //p" | head -n 1)" \
+      -DPython_EXECUTABLE="$(command -v python3)" &&
+    cmake --build "$1" --target vkconv_python -j "$(nproc)"' python_build "$pybuild" "$(realpath "$bundle")" ||
+    return 1
+  step python_bench 240 env PYTHONPATH="$pybuild/python" python3 -X faulthandler python/bench_torch.py \
+    --json "$R/python_bench.json"
+}
+
 run_extra() {  # run_extra INDEX "KIND ARGS"
   local n=$1 kind=${2%% *} quoted=${2#* } args
   eval "args=($quoted)"
@@ -207,6 +233,7 @@ if ((DRY)); then
   echo "dry run: budget $BUDGET s, build $BUILD, results to $OUT"
   ((TESTS)) && run_tests
   ((BENCH)) && run_bench
+  ((PYTHON)) && run_python
   for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
   exit 0
 fi
@@ -234,6 +261,7 @@ fi
 
 ((TESTS)) && run_tests
 ((BENCH)) && run_bench
+((PYTHON)) && run_python
 for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
 
 [[ -n $SMI_PID ]] && kill "$SMI_PID" 2>/dev/null && SMI_PID=""
@@ -246,7 +274,7 @@ else  # the steps and the suite's last lines, without the tables
   echo "check.sh: no python3 here: the summary is the step list only"
 fi
 cp "$R/summary.txt" "$OUT/summary.txt"
-for f in "$R/tests.json" "$R"/vkconv_*.json "$R/torch.json"; do
+for f in "$R/tests.json" "$R"/vkconv_*.json "$R/torch.json" "$R/python_bench.json"; do
   [[ -f $f ]] && cp "$f" "$OUT/json/"
 done
 tar czf "$OUT/results.tgz" -C "$R" --exclude=./layers --exclude=./test-cache --exclude=./cache . ||

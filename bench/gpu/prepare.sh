@@ -12,7 +12,7 @@
 #    this machine's own apt sources: scripts/setup.sh lists Debian 13 there, pinned so that
 #    nothing is installed from it. Skipped when .gl/ has both already (--refetch: download again).
 # 2. DIR (default build-gpu): a Release build of vkconv_tests, the vkconv tool, vkconv-bench and
-#    kernel-lab (--no-build: use DIR as it is).
+#    kernel-lab, and DIR/python-bundle for check.sh --python (--no-build: use DIR as it is).
 # 3. The size of what a `run` carries (the working tree, .gl and DIR) against the 64 MiB limit,
 #    and the carry list to give.
 set -euo pipefail
@@ -75,6 +75,9 @@ if ((BUILD_IT)); then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_TESTS=ON \
     -DVKCONV_BUILD_TOOLS=ON -DVKCONV_BUILD_BENCH=ON "${launcher[@]}" >/dev/null
   cmake --build "$BUILD" -j "${VKCONV_JOBS:-2}" --target "${TARGETS[@]}"
+  # check.sh --python builds the module there from this bundle (python/CMakeLists.txt).
+  cmake --build "$BUILD" --target vkconv_python_bundle >/dev/null ||
+    echo "== no $BUILD/python-bundle (the Python module is not configured: nanobind?): check.sh --python will not run"
 fi
 for f in tests/vkconv_tests tools/vkconv/vkconv bench/vkconv-bench tools/kernel-lab/kernel-lab; do
   [[ -x $BUILD/$f ]] || die "$BUILD/$f is missing: build it (without --no-build)"
