@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check: runs vkconv's test suite under the Khronos validation layer, the benchmarks and
 # PyTorch's baseline on the GPU machine, from binaries built elsewhere and carried there
-# (bench/gpu/README.md says how). Builds nothing. From the repository root:
+# (bench/gpu/README.md says how); builds only the Python module (--python). From the repository root:
 #
 #   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--test-filter F] [--dry-run]
 #
@@ -212,7 +212,7 @@ run_python() {
       -DVKCONV_DEPS_PREFIX="$2" -DCMAKE_PREFIX_PATH="$2" -DVulkan_INCLUDE_DIR="$2/include" \
       -DVulkan_LIBRARY="$(ldconfig -p | sed -n "s/.*libvulkan.so.1 (libc6,x86-64) => //p" | head -n 1)" \
       -DPython_EXECUTABLE="$(command -v python3)" &&
-    cmake --build "$1" --target vkconv_python -j "$(nproc)"' python_build "$pybuild" "$(realpath "$bundle")" ||
+    cmake --build "$1" --target vkconv_python -j "$(nproc)" && ldd "$1"/python/vkconv.*.so' python_build "$pybuild" "$(realpath "$bundle")" ||
     return 1
   step python_bench 240 env PYTHONPATH="$pybuild/python" python3 -X faulthandler python/bench_torch.py \
     --json "$R/python_bench.json"
