@@ -16,6 +16,7 @@
 #include "packed_input.hpp"
 #include "temp_dir.hpp"
 #include "test_devices.hpp"
+#include "tuning_device_setup.hpp"
 #include "tuning_fakes.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
@@ -264,42 +265,32 @@ class TuningCacheRobustOnDevice : public ::testing::TestWithParam<int> {};
 
 TEST_P(TuningCacheRobustOnDevice, PlainRunIgnoresForeignEntries) {
     if (GetParam() < 0) FAIL() << test::listDevicesError();
-    TempDir dir;
-    ContextOptions options;
-    options.deviceIndex = GetParam();
-    options.cacheDir = dir.path();
-    Context context(options);
-    ConvProblem problem;
-    problem.batch = 1, problem.inChannels = 3, problem.height = problem.width = 16, problem.outChannels = 8;
-    problem.kernelH = problem.kernelW = 3;
-    const std::vector<float> weight(size_t(problem.weightElements()), 0.5f), bias(8, 0.25f);
-    const Path path = resolvePath(Precision::Fast, context.device(), problem);
-    const auto ranked = rankConfigs(path, context.device(), problem);
-    ASSERT_GE(ranked.size(), 2u);
-    const KernelConfig tuned = ranked[1].config;  // not the heuristic's choice
+    test::TuningDeviceSetup s(GetParam());
+    ASSERT_GE(s.ranked.size(), 2u);
+    const KernelConfig tuned = s.tuned();
 
-    DeviceInfo profiled = context.device();
+    DeviceInfo profiled = s.context.device();
     profiled.profile = "vulkan-minimum";
     {
-        TuningCache cache(dir.path());
-        cache.put(profiled, problem, TuningEntry{tuned, 0.5, "", "test"});
+        TuningCache cache(s.dir.path());
+        cache.put(profiled, s.problem, TuningEntry{tuned, 0.5, "", "test"});
         cache.save();
     }
-    Conv2d underProfile(context, problem, weight, bias);
-    EXPECT_EQ(underProfile.config(), ranked[0].config);
+    Conv2d underProfile(s.context, s.problem, s.weight, s.bias);
+    EXPECT_EQ(underProfile.config(), s.ranked[0].config);
     EXPECT_NE(underProfile.describe().find("under profile 'vulkan-minimum'"), std::string::npos)
         << underProfile.describe();
 
     {
-        TuningCache cache(dir.path());
-        cache.put(context.device(), problem, TuningEntry{tuned, 0.5, "", "test"});
+        TuningCache cache(s.dir.path());
+        cache.put(s.context.device(), s.problem, TuningEntry{tuned, 0.5, "", "test"});
         cache.save();
     }
-    json doc = json::parse(readText(dir.file("tuning.json")));
-    doc["devices"][deviceKey(context.device())]["entries"][problemKey(problem, path)]["vkconv"] = "0.0.1";
-    writeText(dir.file("tuning.json"), doc.dump(2));
-    Conv2d oldVersion(context, problem, weight, bias);
-    EXPECT_EQ(oldVersion.config(), ranked[0].config);
+    json doc = json::parse(readText(s.dir.file("tuning.json")));
+    doc["devices"][deviceKey(s.context.device())]["entries"][problemKey(s.problem, s.path)]["vkconv"] = "0.0.1";
+    writeText(s.dir.file("tuning.json"), doc.dump(2));
+    Conv2d oldVersion(s.context, s.problem, s.weight, s.bias);
+    EXPECT_EQ(oldVersion.config(), s.ranked[0].config);
     EXPECT_NE(oldVersion.describe().find("measured with vkconv 0.0.1"), std::string::npos) << oldVersion.describe();
 }
 

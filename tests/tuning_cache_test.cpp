@@ -13,6 +13,7 @@
 #include "pipeline_cache_file.hpp"
 #include "temp_dir.hpp"
 #include "test_devices.hpp"
+#include "tuning_device_setup.hpp"
 #include "tuning_fakes.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
@@ -272,38 +273,28 @@ class TuningCacheOnDevice : public ::testing::TestWithParam<int> {};
 
 TEST_P(TuningCacheOnDevice, Conv2dUsesTheEntry) {
     if (GetParam() < 0) FAIL() << test::listDevicesError();
-    TempDir dir;
-    ContextOptions options;
-    options.deviceIndex = GetParam();
-    options.cacheDir = dir.path();
-    Context context(options);
-    ConvProblem problem;
-    problem.batch = 1, problem.inChannels = 3, problem.height = problem.width = 16, problem.outChannels = 8;
-    problem.kernelH = problem.kernelW = 3;
-    const std::vector<float> weight(size_t(problem.weightElements()), 0.5f), bias(8, 0.25f);
-    const Path path = resolvePath(Precision::Fast, context.device(), problem);
-    const auto ranked = rankConfigs(path, context.device(), problem);
-    ASSERT_GE(ranked.size(), 2u);
-    const KernelConfig tuned = ranked[1].config;  // not the heuristic's choice
+    test::TuningDeviceSetup s(GetParam());
+    ASSERT_GE(s.ranked.size(), 2u);
+    const KernelConfig tuned = s.tuned();
 
-    EXPECT_EQ(Conv2d(context, problem, weight, bias).config(), ranked[0].config);
+    EXPECT_EQ(Conv2d(s.context, s.problem, s.weight, s.bias).config(), s.ranked[0].config);
     {
-        TuningCache cache(dir.path());
-        cache.put(context.device(), problem, TuningEntry{tuned, 0.5, "", "test"});
+        TuningCache cache(s.dir.path());
+        cache.put(s.context.device(), s.problem, TuningEntry{tuned, 0.5, "", "test"});
         cache.save();
     }
-    Conv2d conv(context, problem, weight, bias);
+    Conv2d conv(s.context, s.problem, s.weight, s.bias);
     EXPECT_EQ(conv.config(), tuned);
     EXPECT_NE(conv.describe().find("configuration from the tuning cache (measured 0.5 ms"), std::string::npos)
         << conv.describe();
     ConvOptions off;
     off.useTuningCache = false;
-    EXPECT_EQ(Conv2d(context, problem, weight, bias, off).config(), ranked[0].config);
+    EXPECT_EQ(Conv2d(s.context, s.problem, s.weight, s.bias, off).config(), s.ranked[0].config);
 
     // A corrupt file: the heuristic decides, and describe() says why.
-    writeText(dir.file("tuning.json"), "{ corrupt");
-    Conv2d fallback(context, problem, weight, bias);
-    EXPECT_EQ(fallback.config(), ranked[0].config);
+    writeText(s.dir.file("tuning.json"), "{ corrupt");
+    Conv2d fallback(s.context, s.problem, s.weight, s.bias);
+    EXPECT_EQ(fallback.config(), s.ranked[0].config);
     EXPECT_NE(fallback.describe().find("corrupt"), std::string::npos) << fallback.describe();
 }
 
