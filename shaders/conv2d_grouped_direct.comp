@@ -4,17 +4,26 @@
 // The grouped direct kernel: conv2d for groups with few channels (depthwise, channel multipliers,
 // groups of up to 16 channels), fp32 FMA, NCHW in and out, no im2col. These convolutions do a
 // few multiply-adds per byte moved, so the kernel is built to move each byte once:
-// - a workgroup owns one spatial tile (TILE_H x TILE_W outputs) of KB output channels of one
-//   group of one image. For each of the group's input channels it copies the tile's input, halo
+// - a workgroup owns one spatial tile (TILE_H x TILE_W outputs) of KB output channels of
+//   GB x GS groups of one image: GB groups side by side (each its own THREADS_W x THREADS_H
+//   threads), GS of those one after another. Small planes need the GB: one 14 x 14 plane is too
+//   little work and too few bytes in flight for a workgroup, while GB consecutive depthwise
+//   planes are one contiguous run of memory. GS gives each workgroup a next group whose loads
+//   can be in flight while this one's arithmetic runs.
+// - for each step (GB groups, one of their input channels) it copies the tiles' input, halo
 //   included, into shared memory once (consecutive threads, consecutive addresses, 16-byte loads
-//   where the rows allow; padding becomes zeros there, so the arithmetic below has no bounds
-//   checks), the next channel's loads in flight while this one's arithmetic runs;
+//   where the rows or the planes allow; shaders/grouped_direct_tile.glsl; padding becomes zeros
+//   there, so the arithmetic below has no bounds checks), the next step's loads in flight while
+//   this one's arithmetic runs;
 // - each thread computes ROWS outputs down a column times VEC_W along a row, for each of the KB
-//   channels. It reads each input row it needs from shared memory once into registers and
-//   applies it to every (output row, kernel row) pair that uses it and every tap along the row:
-//   the loops are unrolled over specialization constants, so stride and dilation decide at
-//   compile time which taps meet which outputs, and no thread branches in the inner loop;
-// - the channel's R x S weights (KB of them) sit in registers, read once per input channel;
+//   channels. It reads each input row it needs from shared memory once into registers (as
+//   16-byte vectors where its window starts at the same place in every vector: VEC_W x stride
+//   a multiple of 4) and applies it to every (output row, kernel row) pair that uses it and
+//   every tap along the row: the loops are unrolled over specialization constants, so stride and
+//   dilation decide at compile time which taps meet which outputs, and no thread branches in
+//   the inner loop;
+// - the channel's R x S weights (KB of them) sit in registers, read once per step as 16-byte
+//   vectors (the host pads each step's block to whole vectors);
 // - the accumulators start at the bias; each output is written once, consecutive threads to
 //   consecutive addresses, as 16-byte stores where the output rows are 16-byte aligned.
 // src/grouped_direct_kernel.cpp is the host side (GroupedDirectSpec in src/kernel_specs.hpp).
@@ -23,20 +32,18 @@
 
 layout(constant_id = 20) const uint THREADS_W = 32;  // threads along a tile row
 layout(constant_id = 21) const uint THREADS_H = 4;   // threads along a tile column
-layout(constant_id = 22) const uint VEC_W = 1;       // outputs a thread computes along W: 1, 2 or 4
+layout(constant_id = 22) const uint VEC_W = 1;       // outputs a thread computes along W: 1, 2, 4 or 8
 layout(constant_id = 23) const uint ROWS = 4;        // outputs a thread computes along H
 layout(constant_id = 24) const uint KB = 1;          // output channels a workgroup computes
-layout(constant_id = 25) const uint THREADS = 128;   // THREADS_W * THREADS_H
+layout(constant_id = 25) const uint THREADS = 128;   // THREADS_W * THREADS_H * GB
+layout(constant_id = 26) const uint GB = 1;          // groups side by side
+layout(constant_id = 27) const uint GS = 1;          // groups one after another
 layout(local_size_x_id = 25) in;
-
-// Weights as [group][K_BLOCKS * KB][C_G][R][S], zero past each group's K_G output channels.
-layout(set = 0, binding = 1, std430) readonly buffer WeightBuffer { float weight_data[]; };
-// The output again, as vectors, for the 16-byte stores (the same binding as output_data).
-layout(set = 0, binding = 3, std430) writeonly buffer OutputVec4 { vec4 output_vec4[]; };
 
 const uint SH = uint(STRIDE_H), SW = uint(STRIDE_W), DH = uint(DIL_H), DW = uint(DIL_W);
 const uint TILE_W = THREADS_W * VEC_W;
 const uint TILE_H = THREADS_H * ROWS;
+const uint PLANE_THREADS = THREADS_W * THREADS_H;  // the threads of one group's tile
 // The input a tile reads, halo included, and the part of it one thread reads.
 const uint IN_TILE_W = (TILE_W - 1u) * SW + (KERNEL_S - 1u) * DW + 1u;
 const uint IN_TILE_H = (TILE_H - 1u) * SH + (KERNEL_R - 1u) * DH + 1u;
@@ -47,75 +54,47 @@ const uint TILES_H = (OUT_H + TILE_H - 1u) / TILE_H;
 const uint TILES_PER_IMAGE = TILES_W * TILES_H;
 const uint K_BLOCKS = (K_G + KB - 1u) / KB;
 const uint TAPS = KERNEL_R * KERNEL_S;
+const uint GROUPS = C_TOTAL / C_G;
 // A shared row starts SHIFT columns left of the tile's first input column, so that where every
 // tile starts at a multiple of 4 columns (ow0 * SW), it starts at one too, and is a whole number
 // of 16-byte vectors long (src/grouped_direct_config.cpp: GroupedDirectTile).
 const uint SHIFT = (4u - uint(PAD_W) % 4u) % 4u;
 const uint ROW_WORDS = (SHIFT + IN_TILE_W + 3u) / 4u * 4u;
-const uint TILE_WORDS = IN_TILE_H * ROW_WORDS;
-const uint LOAD_STEPS = (TILE_WORDS + THREADS - 1u) / THREADS;            // scalar loads a thread
-const uint LOAD_STEPS4 = (TILE_WORDS / 4u + THREADS - 1u) / THREADS;      // 16-byte loads a thread
-// Input rows of whole 16-byte vectors (then a vector is wholly inside the row or wholly
-// outside), and tiles that start on one.
-const bool VECTOR_LOADS = IN_W % 4u == 0u && (TILES_W == 1u || (TILE_W * SW) % 4u == 0u);
-// Two buffers when the group has several input channels: the next channel's loads are in flight
-// while this one's arithmetic runs, and one barrier a channel suffices.
-const uint BUFFERS = C_G > 1u ? 2u : 1u;
+const uint TILE_WORDS = IN_TILE_H * ROW_WORDS;  // one group's tile
+const uint STEP_WORDS = GB * TILE_WORDS;        // one step's tiles
+// Steps: GS x C_G, each the GB groups' input channel c. Two buffers when there are several:
+// the next step's loads are in flight while this one's arithmetic runs, and one barrier a step
+// suffices.
+const uint STEPS = GS * C_G;
+const uint BUFFERS = STEPS > 1u ? 2u : 1u;
+// Weights of one (channel block, input channel): KB x R x S, padded to whole 16-byte vectors.
+const uint W_VECS = (KB * TAPS + 3u) / 4u;
 
+// Weights as [group][channel block][C_G][W_VECS], each vector's words [kb][r][s] in order, zero
+// past each group's K_G output channels and past KB x R x S.
+layout(set = 0, binding = 1, std430) readonly buffer WeightBuffer { vec4 weight_vec4[]; };
+// The output again, as vectors, for the 16-byte stores (the same binding as output_data).
+layout(set = 0, binding = 3, std430) writeonly buffer OutputVec4 { vec4 output_vec4[]; };
 // The input again, as vectors, for the 16-byte loads (the same binding as input_data).
 layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4[]; };
 
 // As vectors, so that the 16-byte loads land in shared memory as 16-byte stores (four scalar
-// stores 4 words apart would meet in the same banks); read back one float at a time.
-shared vec4 sIn[BUFFERS * TILE_WORDS / 4u];
+// stores 4 words apart would meet in the same banks), and threads read their windows as vectors.
+shared vec4 sIn[BUFFERS * STEP_WORDS / 4u];
 
-// One channel's tile on its way from memory to shared memory.
-float staged[LOAD_STEPS];
-vec4 staged4[LOAD_STEPS4];
+#include "grouped_direct_tile.glsl"
 
-// Issues the loads of channel `plane`'s tile whose top-left input (shared column 0) is
-// (ih0, iwA); zero outside the image.
-void fetchTile(uint plane, int ih0, int iwA, bool vectors) {
-    if (vectors) {
-        [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) {
-            const uint e = gl_LocalInvocationIndex + i * THREADS;  // 16-byte vector e of the tile
-            const uint row = e / (ROW_WORDS / 4u);
-            const int ih = ih0 + int(row);
-            const int iw = iwA + 4 * int(e - row * (ROW_WORDS / 4u));
-            const bool inside = e < TILE_WORDS / 4u && uint(ih) < IN_H && uint(iw) < IN_W;
-            staged4[i] = inside ? input_vec4[(plane + uint(ih) * IN_W + uint(iw)) / 4u] : vec4(0.0);
-        }
-    } else {
-        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
-            const uint e = gl_LocalInvocationIndex + i * THREADS;
-            const uint row = e / ROW_WORDS;
-            const int ih = ih0 + int(row);
-            const int iw = iwA + int(e - row * ROW_WORDS);
-            const bool inside = e < TILE_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
-            staged[i] = inside ? input_data[plane + uint(ih) * IN_W + uint(iw)] : 0.0;
-        }
-    }
-}
-
-void storeTile(uint base, bool vectors) {
-    if (vectors) {
-        [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) {
-            const uint e = gl_LocalInvocationIndex + i * THREADS;
-            if (e < TILE_WORDS / 4u) sIn[base / 4u + e] = staged4[i];
-        }
-    } else {
-        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) {
-            const uint e = gl_LocalInvocationIndex + i * THREADS;
-            if (e < TILE_WORDS) sIn[(base + e) / 4u][(base + e) % 4u] = staged[i];
-        }
-    }
-}
+// Reads a thread's window row (THREAD_IN_W words from `word`, which lies SHIFT words into a
+// 16-byte vector when VEC_READS) from shared memory.
+const bool VEC_READS = (VEC_W * SW) % 4u == 0u;
+const uint WINDOW_VECS = (SHIFT + THREAD_IN_W + 3u) / 4u;
 
 void main() {
     const uint tid = gl_LocalInvocationIndex;
     const uint tile = gl_WorkGroupID.x + chunk.m_tile_base;  // over the chunk's images' tiles
     const uint kBlock = gl_WorkGroupID.y;
-    const uint group = gl_WorkGroupID.z + chunk.group_base;
+    // The workgroup's first group; step s computes groups firstGroup + s*GB + (0..GB-1).
+    const uint firstGroup = (gl_WorkGroupID.z + chunk.group_base) * (GB * GS);
     const uint image = tile / TILES_PER_IMAGE;
     const uint tileInImage = tile - image * TILES_PER_IMAGE;
     const uint tileRow = tileInImage / TILES_W;
@@ -123,44 +102,60 @@ void main() {
     const uint ow0 = (tileInImage - tileRow * TILES_W) * TILE_W;
     const int ih0 = int(oh0) * STRIDE_H - PAD_H;
     const int iwA = int(ow0) * STRIDE_W - PAD_W - int(SHIFT);
-    const uint tx = tid % THREADS_W;
-    const uint ty = tid / THREADS_W;
+    const uint plane = tid / PLANE_THREADS;  // which of the GB groups this thread computes
+    const uint local = tid - plane * PLANE_THREADS;
+    const uint tx = local % THREADS_W;
+    const uint ty = local / THREADS_W;
     // This thread's outputs: rows oh0 + ty*ROWS + j, columns ow0 + tx*VEC_W + v. Its inputs
-    // start at row ty*ROWS*SH, column SHIFT + tx*VEC_W*SW of the shared tile.
+    // start at row ty*ROWS*SH, column SHIFT + tx*VEC_W*SW of its group's shared tile.
     const uint inRow0 = ty * ROWS * SH;
     const uint inCol0 = SHIFT + tx * VEC_W * SW;
-    const bool vectorLoads = VECTOR_LOADS && (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
+    const bool vectorLoads = (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
+    const uint imagePlanes = chunk.in_offset + image * C_TOTAL * IN_HW;
+
+    fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
+    if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
 
     float acc[KB * ROWS * VEC_W];  // [kb][j][v]
-    [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
-        const uint kk = kBlock * KB + kb;
-        const float b = HAS_BIAS && kk < K_G ? bias_data[group * K_G + kk] : 0.0;
-        [[unroll]] for (uint i = 0; i < ROWS * VEC_W; ++i) acc[kb * ROWS * VEC_W + i] = b;
-    }
-
-    const uint planes = chunk.in_offset + (image * C_TOTAL + group * C_G) * IN_HW;
-    const uint weightBase = (group * K_BLOCKS + kBlock) * KB * C_G * TAPS;
-    fetchTile(planes, ih0, iwA, vectorLoads);
-    [[dont_unroll]] for (uint c = 0; c < C_G; ++c) {
-        // Buffer c % 2 was last read for channel c - 2, before every thread passed the barrier
-        // of channel c - 1.
-        const uint base = (c % BUFFERS) * TILE_WORDS;
-        storeTile(base, vectorLoads);
+    [[dont_unroll]] for (uint t = 0; t < STEPS; ++t) {
+        const uint step = t / C_G, c = t - step * C_G;
+        const uint group = firstGroup + step * GB + plane;
+        const uint g = min(group, GROUPS - 1u);  // past the last group: computed, never stored
+        if (c == 0u) {
+            [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
+                const uint kk = kBlock * KB + kb;
+                const float b = HAS_BIAS && kk < K_G ? bias_data[g * K_G + kk] : 0.0;
+                [[unroll]] for (uint i = 0; i < ROWS * VEC_W; ++i) acc[kb * ROWS * VEC_W + i] = b;
+            }
+        }
+        // Buffer t % 2 was last read for step t - 2, before every thread passed the barrier of
+        // step t - 1.
+        const uint base = (t % BUFFERS) * STEP_WORDS;
+        storeStep(base, vectorLoads);
         barrier();
-        if (c + 1u < C_G) fetchTile(planes + (c + 1u) * IN_HW, ih0, iwA, vectorLoads);
-        float w[KB * TAPS];
-        [[unroll]] for (uint i = 0; i < KB * TAPS; ++i) {
-            const uint kb = i / TAPS;
-            w[i] = weight_data[weightBase + (kb * C_G + c) * TAPS + (i - kb * TAPS)];
+        if (t + 1u < STEPS) fetchStep(t + 1u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
+        float w[W_VECS * 4u];
+        const uint weightBase = ((g * K_BLOCKS + kBlock) * C_G + c) * W_VECS;
+        [[unroll]] for (uint i = 0; i < W_VECS; ++i) {
+            const vec4 v = weight_vec4[weightBase + i];
+            w[4u * i] = v.x, w[4u * i + 1u] = v.y, w[4u * i + 2u] = v.z, w[4u * i + 3u] = v.w;
         }
 
         // Input row a of this thread's window feeds output row j through kernel row r where
         // a = j*SH + r*DH: all constants once the loops are unrolled.
+        const uint tileBase = base + plane * TILE_WORDS;
         [[unroll]] for (uint a = 0; a < THREAD_IN_H; ++a) {
             float x[THREAD_IN_W];
-            [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q) {
-                const uint word = base + (inRow0 + a) * ROW_WORDS + inCol0 + q;
-                x[q] = sIn[word / 4u][word % 4u];
+            const uint word = tileBase + (inRow0 + a) * ROW_WORDS + inCol0;
+            if (VEC_READS) {
+                // word % 4 == SHIFT: the window's q-th word is word SHIFT + q of these vectors.
+                [[unroll]] for (uint k = 0; k < WINDOW_VECS; ++k) {
+                    const vec4 v = sIn[(word - SHIFT) / 4u + k];
+                    [[unroll]] for (uint l = 0; l < 4u; ++l)
+                        if (4u * k + l >= SHIFT && 4u * k + l < SHIFT + THREAD_IN_W) x[4u * k + l - SHIFT] = v[l];
+                }
+            } else {
+                [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q) x[q] = sIn[(word + q) / 4u][(word + q) % 4u];
             }
             [[unroll]] for (uint j = 0; j < ROWS; ++j) {
                 if (a < j * SH || (a - j * SH) % DH != 0u || (a - j * SH) / DH >= KERNEL_R) continue;
@@ -175,27 +170,30 @@ void main() {
                     }
             }
         }
-    }
-
-    // Whole 16-byte vectors when every output row starts 16-byte aligned (then a vector is
-    // either wholly inside the row or wholly past it): decided per dispatch, not per thread.
-    const bool vectors = VEC_W == 4u && OUT_W % 4u == 0u && (chunk.out_offset & 3u) == 0u;
-    const uint ow = ow0 + tx * VEC_W;
-    [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
-        const uint kk = kBlock * KB + kb;
-        if (kk >= K_G) break;
-        [[unroll]] for (uint j = 0; j < ROWS; ++j) {
-            const uint oh = oh0 + ty * ROWS + j;
-            if (oh >= OUT_H) break;
-            const uint rowStart = chunk.out_offset + ((image * K_TOTAL + group * K_G + kk) * OUT_H + oh) * OUT_W;
-            const uint o = (kb * ROWS + j) * VEC_W;
-            if (vectors) {
-                if (ow < OUT_W)
-                    output_vec4[(rowStart + ow) / 4u] = vec4(acc[o], acc[o + min(1u, VEC_W - 1u)],
-                                                            acc[o + min(2u, VEC_W - 1u)], acc[o + min(3u, VEC_W - 1u)]);
-            } else {
-                [[unroll]] for (uint v = 0; v < VEC_W; ++v)
-                    if (ow + v < OUT_W) output_data[rowStart + ow + v] = acc[o + v];
+        // The group's last input channel: its outputs are done. Whole 16-byte vectors when every
+        // output row starts 16-byte aligned (then a vector is either wholly inside the row or
+        // wholly past it): decided per dispatch, not per thread.
+        const bool vectors = VEC_W % 4u == 0u && OUT_W % 4u == 0u && (chunk.out_offset & 3u) == 0u;
+        const uint ow = ow0 + tx * VEC_W;
+        if (c + 1u < C_G || group >= GROUPS) continue;  // at the end of the step: every thread meets the next barrier
+        [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
+            const uint kk = kBlock * KB + kb;
+            if (kk >= K_G) break;
+            [[unroll]] for (uint j = 0; j < ROWS; ++j) {
+                const uint oh = oh0 + ty * ROWS + j;
+                if (oh >= OUT_H) break;
+                const uint rowStart = chunk.out_offset + ((image * K_TOTAL + group * K_G + kk) * OUT_H + oh) * OUT_W;
+                const uint o = (kb * ROWS + j) * VEC_W;
+                if (vectors) {
+                    [[unroll]] for (uint q = 0; q < VEC_W; q += 4u)
+                        if (ow + q < OUT_W)
+                            output_vec4[(rowStart + ow + q) / 4u] =
+                                vec4(acc[o + q], acc[o + min(q + 1u, VEC_W - 1u)], acc[o + min(q + 2u, VEC_W - 1u)],
+                                     acc[o + min(q + 3u, VEC_W - 1u)]);
+                } else {
+                    [[unroll]] for (uint v = 0; v < VEC_W; ++v)
+                        if (ow + v < OUT_W) output_data[rowStart + ow + v] = acc[o + v];
+                }
             }
         }
     }

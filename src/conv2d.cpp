@@ -165,12 +165,13 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, const KernelConfig& c) {
     // What each loader needs of the plan: its tile, its tiles per image, and the workspace its
     // packing pass writes per image (and past the last).
-    uint32_t tileM = c.bm, tileN = c.bn, tilesPerImage = 0;
+    uint32_t tileM = c.bm, tileN = c.bn, tilesPerImage = 0, groupsPerWorkgroup = 1;
     uint64_t workspacePerImage = 0, workspaceTail = 0;
     if (c.groupedDirect()) {
         const GroupedDirectTile direct = groupedDirectTile(c, problem);
         tileM = uint32_t(direct.outH * direct.outW), tileN = c.directChannels;
         tilesPerImage = groupedDirectTilesPerImage(c, problem);
+        groupsPerWorkgroup = c.directGroups * c.directGroupSteps;
     } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch) {
         tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
     } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
@@ -182,7 +183,7 @@ ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, cons
         workspacePerImage = nhwcImageBytes(problem, c.bk);
     }
     return planExecution(problem, device, tileM, tileN, tilesPerImage, workspacePerImage, workspaceTail,
-                         c.tilesPerWorkgroup);
+                         c.tilesPerWorkgroup, groupsPerWorkgroup);
 }
 
 void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {

@@ -25,13 +25,14 @@ BufferRange alignedRange(uint64_t firstByte, uint64_t bytes, uint64_t alignment,
 
 ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t bm, uint32_t bn,
                             uint32_t tilesPerImage, uint64_t workspacePerImage, uint64_t workspaceTail,
-                            uint32_t tilesPerWorkgroup) {
+                            uint32_t tilesPerWorkgroup, uint32_t groupsPerWorkgroup) {
     // Callers validate the problem and the configuration first; these checks keep a caller that
     // did not from dividing by zero or wrapping a size (every product below is checked).
     p.validate();
     if (bm == 0) throw invalidArgument("config.bm", bm, "must be >= 1");
     if (bn == 0) throw invalidArgument("config.bn", bn, "must be >= 1");
     if (tilesPerWorkgroup == 0) throw invalidArgument("config.tilesPerWorkgroup", tilesPerWorkgroup, "must be >= 1");
+    if (groupsPerWorkgroup == 0) throw invalidArgument("groupsPerWorkgroup", groupsPerWorkgroup, "must be >= 1");
     for (int i = 0; i < 3; ++i)
         if (d.maxWorkGroupCount[i] == 0)
             throw Error(Error::Kind::Unsupported, "device's maxComputeWorkGroupCount[" + std::to_string(i) + "] is 0");
@@ -89,9 +90,11 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
     // with a tiny maxComputeWorkGroupCount) must not turn into millions of dispatches.
     const uint64_t chunks = (uint64_t(p.batch) + perChunk - 1) / perChunk;
     const uint64_t maxTilesPerChunk = tilesPerImage ? perChunk * tilesPerImage : (perChunk * pixels + bm - 1) / bm;
+    // Workgroups along Z: groups, or blocks of groupsPerWorkgroup of them.
+    const uint64_t groupBlocks = (uint64_t(p.groups) + groupsPerWorkgroup - 1) / groupsPerWorkgroup;
     const uint64_t dispatchesPerChunk =
         ((maxTilesPerChunk + tilesPerWorkgroup - 1) / tilesPerWorkgroup + d.maxWorkGroupCount[0] - 1) /
-        d.maxWorkGroupCount[0] * ((uint64_t(p.groups) + d.maxWorkGroupCount[2] - 1) / d.maxWorkGroupCount[2]);
+        d.maxWorkGroupCount[0] * ((groupBlocks + d.maxWorkGroupCount[2] - 1) / d.maxWorkGroupCount[2]);
     constexpr uint64_t kMaxDispatches = 1u << 20;
     if (dispatchesPerChunk > kMaxDispatches || chunks * dispatchesPerChunk > kMaxDispatches)
         throw Error(Error::Kind::Unsupported,
@@ -104,7 +107,7 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
     plan.workspaceBytes = workspacePerImage ? perChunk * workspacePerImage + workspaceTail : 0;
     const uint32_t groupsLimitX = d.maxWorkGroupCount[0], groupsLimitZ = d.maxWorkGroupCount[2];
     const uint32_t nTiles = static_cast<uint32_t>(nTileCount);
-    const uint32_t groups = static_cast<uint32_t>(p.groups);
+    const uint32_t groups = static_cast<uint32_t>(groupBlocks);
 
     for (uint64_t first = 0; first < uint64_t(p.batch); first += perChunk) {
         const uint64_t images = std::min<uint64_t>(perChunk, p.batch - first);

@@ -41,8 +41,11 @@ struct ExecutionPlan {
 // workspacePerImage, workspaceTail: bytes of an intermediate buffer the chunk's images need (the
 // packed input), bound whole, so it too must fit maxStorageBufferRange. tilesPerWorkgroup: M tiles
 // each workgroup walks (the grid's X counts workgroups, and so does ChunkParams::mTileBase).
+// groupsPerWorkgroup: groups each workgroup computes (the grid's Z counts workgroups, and so does
+// ChunkParams::groupBase).
 ExecutionPlan planExecution(const ConvProblem& problem, const DeviceInfo& device, uint32_t bm,
                             uint32_t bn, uint32_t tilesPerImage = 0, uint64_t workspacePerImage = 0,
-                            uint64_t workspaceTail = 0, uint32_t tilesPerWorkgroup = 1);
+                            uint64_t workspaceTail = 0, uint32_t tilesPerWorkgroup = 1,
+                            uint32_t groupsPerWorkgroup = 1);
 
 }  // namespace vkconv::detail

@@ -22,11 +22,17 @@ bool groupedDirectServes(const ConvProblem& problem);
 
 // The output tile (rows, columns), the input tile it reads, halo included (rows, columns), and
 // how shared memory holds it: rows of rowWords floats (the tile starting `shift` columns in,
-// so that it can be loaded as 16-byte vectors), in one buffer, or two when the group has
-// several input channels.
+// so that it can be loaded as 16-byte vectors), one tile per group side by side, in one buffer,
+// or two when a workgroup has several steps (input channels, groups one after another). How a
+// step is loaded (shaders/grouped_direct_tile.glsl): by rows, as 16-byte vectors where rows are
+// whole vectors (rowVectors), else by whole planes where one tile covers the output
+// (planeLoads); stepLoads: the scalar loads of one step.
 struct GroupedDirectTile {
     uint64_t outH, outW, inH, inW;
     uint64_t shift, rowWords, buffers;
+    uint64_t tilesPerImage, steps;
+    bool rowVectors, planeLoads;
+    uint64_t stepLoads;
 };
 GroupedDirectTile groupedDirectTile(const KernelConfig& config, const ConvProblem& problem);
 

@@ -2,6 +2,7 @@
 // how they rank. Must match shaders/conv2d_grouped_direct.comp's constants.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "grouped_direct.hpp"
@@ -16,6 +17,8 @@ namespace {
 constexpr uint64_t kMaxWeightRegisters = 128;
 constexpr uint64_t kMaxAccumulators = 64;
 constexpr uint64_t kMaxLoadSteps = 32;
+// Candidates a problem gets: the sweep times each of them.
+constexpr size_t kMaxCandidates = 60;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -33,44 +36,57 @@ GroupedDirectTile groupedDirectTile(const KernelConfig& c, const ConvProblem& p)
     t.inW = t.outW ? (t.outW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1 : 0;
     t.shift = (4 - uint64_t(p.padW) % 4) % 4;
     t.rowWords = (t.shift + t.inW + 3) / 4 * 4;
-    t.buffers = p.inChannels / p.groups > 1 ? 2 : 1;
+    t.steps = uint64_t(p.inChannels / p.groups) * c.directGroupSteps;
+    t.buffers = t.steps > 1 ? 2 : 1;
+    const uint64_t tilesW = t.outW ? ceilDiv(uint64_t(p.outWidth()), t.outW) : 0;
+    t.tilesPerImage = t.outH ? ceilDiv(uint64_t(p.outHeight()), t.outH) * tilesW : 0;
+    t.rowVectors = p.width % 4 == 0 && (tilesW == 1 || (t.outW * p.strideW) % 4 == 0);
+    t.planeLoads = t.tilesPerImage == 1 && !t.rowVectors;
+    t.stepLoads = uint64_t(c.directGroups) * (t.planeLoads ? uint64_t(p.height) * uint64_t(p.width) : t.inH * t.rowWords);
     return t;
 }
 
 uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    return uint32_t(std::min<uint64_t>(t.buffers * t.inH * t.rowWords * 4, 1u << 30));
+    return uint32_t(std::min<uint64_t>(t.buffers * c.directGroups * t.inH * t.rowWords * 4, 1u << 30));
 }
 
 uint32_t groupedDirectTilesPerImage(const KernelConfig& c, const ConvProblem& p) {
-    const GroupedDirectTile t = groupedDirectTile(c, p);
-    return uint32_t(ceilDiv(p.outHeight(), t.outH) * ceilDiv(p.outWidth(), t.outW));
+    return uint32_t(groupedDirectTile(c, p).tilesPerImage);
 }
 
 std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (c.directThreadsW == 0 || c.directThreadsH == 0) return "grouped-direct threads must be >= 1 along W and H";
     if (c.debugSkip) return "grouped-direct has no parts to leave out (debugSkip must be 0)";
-    if (c.directVecW != 1 && c.directVecW != 2 && c.directVecW != 4)
-        return "grouped-direct outputs a thread computes along W must be 1, 2 or 4, not " + std::to_string(c.directVecW);
+    if (c.directVecW != 1 && c.directVecW != 2 && c.directVecW != 4 && c.directVecW != 8)
+        return "grouped-direct outputs a thread computes along W must be 1, 2, 4 or 8, not " +
+               std::to_string(c.directVecW);
     if (c.directRows == 0 || c.directRows > 8)
         return "grouped-direct outputs a thread computes along H must be 1..8, not " + std::to_string(c.directRows);
     if (c.directChannels == 0 || c.directChannels > 16)
         return "grouped-direct output channels a workgroup computes must be 1..16, not " +
                std::to_string(c.directChannels);
+    if (c.directGroups == 0 || c.directGroups > 64)
+        return "grouped-direct groups a workgroup computes side by side must be 1..64, not " +
+               std::to_string(c.directGroups);
+    if (c.directGroupSteps == 0 || c.directGroupSteps > 64)
+        return "grouped-direct groups a workgroup computes one after another must be 1..64, not " +
+               std::to_string(c.directGroupSteps);
     const uint64_t taps = uint64_t(p.kernelH) * p.kernelW;
-    if (c.directChannels * taps > kMaxWeightRegisters)
+    if ((c.directChannels * taps + 3) / 4 * 4 > kMaxWeightRegisters)
         return "grouped-direct keeps " + std::to_string(c.directChannels) + " x " + std::to_string(taps) +
                " weights in registers (at most " + std::to_string(kMaxWeightRegisters) + ")";
     if (uint64_t(c.directChannels) * c.directRows * c.directVecW > kMaxAccumulators)
         return "grouped-direct would hold more than " + std::to_string(kMaxAccumulators) + " accumulators a thread";
-    const uint64_t threads = uint64_t(c.directThreadsW) * c.directThreadsH;
+    const uint64_t threads = uint64_t(c.directThreadsW) * c.directThreadsH * c.directGroups;
     if (threads > d.maxWorkGroupInvocations)
         return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    if (ceilDiv(t.inH * t.rowWords, threads) > kMaxLoadSteps)
-        return "grouped-direct input tile of " + std::to_string(t.inH) + "x" + std::to_string(t.inW) +
-               " takes more than " + std::to_string(kMaxLoadSteps) + " loads a thread";
+    if (ceilDiv(t.stepLoads, threads) > kMaxLoadSteps)
+        return "grouped-direct input tile of " + std::to_string(t.inH) + "x" + std::to_string(t.inW) + " (x" +
+               std::to_string(c.directGroups) + " groups) takes more than " + std::to_string(kMaxLoadSteps) +
+               " loads a thread";
     const uint32_t shared = groupedDirectSharedBytes(c, p);
     if (shared > d.maxSharedMemoryBytes)
         return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
@@ -84,11 +100,11 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
 }
 
 std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const ConvProblem& p) {
-    std::vector<KernelConfig> out;
-    if (!groupedDirectServes(p)) return out;
+    std::vector<KernelConfig> all;
+    if (!groupedDirectServes(p)) return all;
     const uint64_t outH = uint64_t(p.outHeight()), outW = uint64_t(p.outWidth());
-    const uint64_t kG = uint64_t(p.outChannels / p.groups);
-    for (uint32_t vecW : {1u, 2u, 4u}) {
+    const uint64_t kG = uint64_t(p.outChannels / p.groups), groups = uint64_t(p.groups);
+    for (uint32_t vecW : {1u, 2u, 4u, 8u}) {
         // Tile widths: a whole output row (then a tile's rows are one contiguous run of memory
         // in and out), or a power of two.
         std::vector<uint32_t> widths{8u, 16u, 32u, 64u};
@@ -97,62 +113,124 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
         for (uint32_t tw : widths)
             for (uint32_t th : {1u, 2u, 4u, 8u, 16u, 32u})
                 for (uint32_t rows : {1u, 2u, 4u, 8u})
-                    for (uint32_t kb : {1u, 2u, 4u, 8u, 16u}) {
-                        // 32 to 256 threads, fewer only where one tile covers the whole output.
-                        const uint64_t threads = uint64_t(tw) * th;
-                        const bool whole = uint64_t(tw) * vecW >= outW && uint64_t(th) * rows >= outH;
-                        if ((threads < 32 && !whole) || threads > 256) continue;
-                        // A tile no wider or taller than the output needs; the channel block
-                        // no larger than the group's channels rounded up to a power of two.
-                        if (tw > 8 && uint64_t(tw / 2) * vecW >= outW && tw != rowThreads) continue;
-                        if (th > 1 && uint64_t(th / 2) * rows >= outH) continue;
-                        if (kb > 1 && kb / 2 >= kG) continue;
-                        KernelConfig c;
-                        c.path = Path::Fp32;
-                        c.fp32Kernel = Fp32Kernel::GroupedDirect;
-                        c.directThreadsW = tw, c.directThreadsH = th;
-                        c.directVecW = vecW, c.directRows = rows, c.directChannels = kb;
-                        if (canImplementGroupedDirect(c, d, p).empty()) out.push_back(c);
-                    }
+                    for (uint32_t kb : {1u, 2u, 4u, 8u, 16u})
+                        for (uint32_t gb : {1u, 2u, 4u, 8u, 16u, 32u})
+                            for (uint32_t gs : {1u, 2u, 4u}) {
+                                // 32 to 256 threads, fewer only where one tile covers the whole
+                                // output of every group.
+                                const uint64_t threads = uint64_t(tw) * th * gb;
+                                const bool whole = uint64_t(tw) * vecW >= outW && uint64_t(th) * rows >= outH;
+                                if ((threads < 32 && !(whole && gb >= groups)) || threads > 256) continue;
+                                // A tile no wider or taller than the output needs; the channel
+                                // block no larger than the group's channels rounded up to a power
+                                // of two; groups side by side only where one tile covers a plane
+                                // (elsewhere a larger tile does the same), and no more groups a
+                                // workgroup than the layer has.
+                                if (tw > 8 && uint64_t(tw / 2) * vecW >= outW && tw != rowThreads) continue;
+                                if (th > 1 && uint64_t(th / 2) * rows >= outH) continue;
+                                if (kb > 1 && kb / 2 >= kG) continue;
+                                if (gb > 1 && !whole) continue;
+                                if (uint64_t(gb) * gs > groups) continue;
+                                KernelConfig c;
+                                c.path = Path::Fp32;
+                                c.fp32Kernel = Fp32Kernel::GroupedDirect;
+                                c.directThreadsW = tw, c.directThreadsH = th;
+                                c.directVecW = vecW, c.directRows = rows, c.directChannels = kb;
+                                c.directGroups = gb, c.directGroupSteps = gs;
+                                if (canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
+                            }
+    }
+    // The sweep times every candidate: keep kMaxCandidates, by the model below: first the best of
+    // each structural variant (vector width, groups side by side, one after another), then the
+    // best of each tile (whatever its groups one after another, which the model barely tells
+    // apart), then the rest.
+    std::vector<std::pair<double, size_t>> ranked;
+    for (size_t i = 0; i < all.size(); ++i) ranked.push_back({groupedDirectCost(all[i], d, p), i});
+    std::stable_sort(ranked.begin(), ranked.end());
+    std::vector<KernelConfig> out;
+    std::vector<bool> taken(all.size(), false);
+    const auto variant = [](const KernelConfig& c) {
+        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps};
+    };
+    const auto tile = [](const KernelConfig& c) {
+        return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW, c.directRows, c.directChannels, c.directGroups};
+    };
+    for (const auto& key : {std::function<std::vector<uint32_t>(const KernelConfig&)>(variant),
+                            std::function<std::vector<uint32_t>(const KernelConfig&)>(tile),
+                            std::function<std::vector<uint32_t>(const KernelConfig&)>([](const KernelConfig&) {
+                                return std::vector<uint32_t>{};
+                            })}) {
+        std::vector<std::vector<uint32_t>> seen;
+        for (const auto& [cost, i] : ranked) {
+            if (taken[i] || out.size() >= kMaxCandidates) continue;
+            const std::vector<uint32_t> k = key(all[i]);
+            if (!k.empty() && std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+            seen.push_back(k);
+            out.push_back(all[i]);
+            taken[i] = true;
+        }
     }
     return out;
 }
 
 double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    // Not yet calibrated on a GPU: the factors below are what the kernel's structure costs, in
-    // the GEMM kernels' unit (multiply-adds done, padding included), so that the two compare.
+    // Not yet calibrated on a GPU. A model of one compute unit (NVIDIA's SM: 4 warp-wide FMAs a
+    // cycle, one shared-memory wavefront of 128 bytes a cycle, 16 bytes of DRAM bandwidth a cycle
+    // on the H200) against the layer's own floor; the result is in the GEMM kernels' unit
+    // (multiply-adds done, times what the layer takes over its floor), so that the two compare.
     const GroupedDirectTile t = groupedDirectTile(c, p);
     const double cG = double(p.inChannels / p.groups), kG = double(p.outChannels / p.groups);
     const double taps = double(p.kernelH * p.kernelW);
-    const double tiles = double(p.batch) * groupedDirectTilesPerImage(c, p);
     const double kBlocks = std::ceil(kG / c.directChannels);
-    const double work = tiles * double(t.outH * t.outW) * kBlocks * c.directChannels * double(p.groups) * cG * taps;
-    double factor = 1.0;
-    // The halo: input loaded (and read from L2) per input the tile needs, once per channel block.
+    const double groupBlocks = std::ceil(double(p.groups) / (double(c.directGroups) * c.directGroupSteps));
+    const double workgroups = double(p.batch) * double(t.tilesPerImage) * kBlocks * groupBlocks;
+    const double threads = double(c.threads());
+    const double warps = std::ceil(threads / 32.0);
+    const double perThread = double(c.directRows * c.directVecW * c.directChannels);  // outputs a step
+    // Arithmetic, per warp and step, in cycles: FMAs; shared-memory wavefronts of the window
+    // reads (16-byte reads where VEC_W x stride is a multiple of 4, lanes VEC_W x stride words
+    // apart; else one word a read and that many lanes on a bank); the weights' 16-byte loads.
+    const double fma = perThread * taps / 4.0;
+    const uint64_t laneStride = uint64_t(c.directVecW) * p.strideW;
+    const double windowH = double((c.directRows - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1);
+    const uint64_t windowW = (c.directVecW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1;
+    const double rowReads = laneStride % 4 == 0 ? double((t.shift + windowW + 3) / 4) * 4.0 * double(laneStride / 4)
+                                                : double(windowW) * std::min<double>(double(laneStride), 32.0);
+    const double shared = windowH * rowReads + std::ceil(double(c.directChannels) * taps / 4.0);
+    const double arithmetic = std::max(fma, shared) + 0.3 * std::min(fma, shared);
+    const double computeCycles = workgroups * warps * double(t.steps) * arithmetic;
+    // Memory: the input (the halo again, mostly from L2, at a quarter) and output, once.
+    const double inBytes = double(p.inputElements()) * 4, outBytes = double(p.batch) * p.outChannels * p.outHeight() * p.outWidth() * 4;
     const double needed = double(t.outH * p.strideH) * double(t.outW * p.strideW);
-    factor *= 1.0 + 0.25 * (double(t.inH * t.rowWords) / needed - 1.0);
-    // Shared-memory reads per multiply-add: a thread reads its window's rows once and uses each
-    // value for every tap, row and channel it meets. Lanes of a subgroup read VEC_W x SW words
-    // apart: that many of them share a bank.
-    const double window = double(((c.directRows - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1) *
-                                 ((c.directVecW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1));
-    const double conflicts = std::min<double>(double(c.directVecW * p.strideW), 32.0);
-    factor *= 1.0 + 0.5 * window * conflicts / (double(c.directRows * c.directVecW * c.directChannels) * taps);
-    // GPUs keep at most so many workgroups resident per compute unit (32 on NVIDIA's): below 64
-    // threads a workgroup they cannot fill it.
-    if (!d.isCpu()) factor *= c.threads() >= 128 ? 1.0 : c.threads() >= 64 ? 1.05 : 1.3;
+    const double halo = std::max(0.0, double(t.inH * t.inW) / needed - 1.0);
+    double memoryCycles = (inBytes * (1.0 + 0.25 * halo) * kBlocks + outBytes) / 16.0;
+    // Latency: a compute unit keeps 32 KB in flight to stream at full speed (16 bytes a cycle,
+    // about 2000 cycles a load). Resident workgroups: at most 32 and 2048 threads (NVIDIA), the
+    // shared memory of four of the largest ones, and 64K registers (weights, accumulators, a
+    // window row, the next step's staged loads, about 24 for addresses).
+    const double staged = std::ceil(double(t.stepLoads) / threads);
+    const double registers = 24.0 + double((c.directChannels * uint64_t(taps) + 3) / 4 * 4) + perThread +
+                             double(windowW) + (t.steps > 1 ? staged : 0.0);
+    const double sharedBytes = std::max(1.0, double(groupedDirectSharedBytes(c, p)));
+    const double resident = std::max(1.0, std::floor(std::min({32.0, 2048.0 / threads, 4.0 * d.maxSharedMemoryBytes / sharedBytes,
+                                                                65536.0 / (std::min(registers, 255.0) * threads)})));
+    // One step's loads per workgroup; without a next step to fetch they are in flight only
+    // while the workgroup waits for them, not while it computes.
+    const double inFlight = resident * double(t.stepLoads) * 4.0 * (t.steps > 1 ? 1.0 : 0.5);
+    if (!d.isCpu()) memoryCycles /= std::min(1.0, inFlight / 32768.0);
+    const double floorCycles = std::max(double(p.batch) * p.outHeight() * p.outWidth() * p.outChannels * cG * taps / 128.0,
+                                        (inBytes + outBytes) / 16.0);
+    double factor = (std::max(computeCycles, memoryCycles) + 0.25 * std::min(computeCycles, memoryCycles)) / floorCycles;
+    // Past about 168 registers a thread a GPU compiler spills.
+    if (registers > 168) factor *= 1.0 + (registers - 168) / 64.0;
     // NVIDIA's compiler sizes a kernel's register budget by how many of its workgroups fit
     // maxComputeSharedMemorySize; past half of it the GEMM kernels lost a third of their speed
     // (bench/RESULTS.md, heuristicCost's packed-loader rule).
-    if (!d.isCpu() && 2ull * groupedDirectSharedBytes(c, p) > d.maxSharedMemoryBytes) factor *= 1.45;
-    // The weights of KB channels, the accumulators and (with two buffers) the next channel's
-    // staged loads cost registers: past 64 of them fewer workgroups stay resident.
-    const double staged = t.buffers > 1 ? std::ceil(double(t.inH * t.rowWords) / c.threads()) : 0.0;
-    const double registers = double(c.directChannels) * taps +
-                             double(c.directChannels * c.directRows * c.directVecW) + staged;
-    if (registers > 64) factor *= 1.0 + (registers - 64) / 256.0;
-    const double workgroups = tiles * kBlocks * double(p.groups);
+    if (!d.isCpu() && 2.0 * sharedBytes > d.maxSharedMemoryBytes) factor *= 1.45;
+    // A grid that cannot fill the device: the units left idle.
     const double slots = d.isCpu() ? 16.0 : 512.0;
+    const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *
+                        double(c.directGroups * c.directGroupSteps);  // multiply-adds done, padding included
     return work * factor * (workgroups < slots ? slots / workgroups : 1.0);
 }
 
@@ -171,6 +249,8 @@ std::vector<KernelConfig> groupedDirectNeighbours(const KernelConfig& c) {
     vary(&KernelConfig::directChannels);
     vary(&KernelConfig::directThreadsH);
     vary(&KernelConfig::directThreadsW);
+    vary(&KernelConfig::directGroups);
+    vary(&KernelConfig::directGroupSteps);
     return out;
 }
 

@@ -17,14 +17,21 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.rows = c.directRows;
     spec.channels = c.directChannels;
     spec.threads = c.threads();
+    spec.groups = c.directGroups;
+    spec.groupSteps = c.directGroupSteps;
 
-    // KCRS already keeps each output channel's C/groups x R x S weights together; only the
-    // channel blocks' padding past K/groups is added, per group.
-    const size_t kG = size_t(p.outChannels / p.groups), perChannel = size_t(p.inChannels / p.groups * p.kernelH * p.kernelW);
-    const size_t kPadded = roundUp(kG, c.directChannels);
-    std::vector<float> packed(size_t(p.groups) * kPadded * perChannel, 0.0f);
+    // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
+    // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded
+    // to whole vectors, zero past K/groups.
+    const size_t kG = size_t(p.outChannels / p.groups), cG = size_t(p.inChannels / p.groups);
+    const size_t taps = size_t(p.kernelH * p.kernelW), kb = c.directChannels;
+    const size_t kBlocks = (kG + kb - 1) / kb, stepWords = (kb * taps + 3) / 4 * 4;
+    std::vector<float> packed(size_t(p.groups) * kBlocks * cG * stepWords, 0.0f);
     for (size_t g = 0; g < size_t(p.groups); ++g)
-        std::copy_n(weight + g * kG * perChannel, kG * perChannel, packed.data() + g * kPadded * perChannel);
+        for (size_t k = 0; k < kG; ++k)
+            for (size_t ch = 0; ch < cG; ++ch)
+                std::copy_n(weight + ((g * kG + k) * cG + ch) * taps, taps,
+                            packed.data() + ((g * kBlocks + k / kb) * cG + ch) * stepWords + (k % kb) * taps);
 
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_grouped_direct", spec);

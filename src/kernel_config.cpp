@@ -77,8 +77,9 @@ double elementErrorBound(Path path) {
 uint32_t KernelConfig::threads() const {
     using detail::checkedProductU64;
     if (groupedDirect())
-        return fitU32("threads", checkedProductU64({directThreadsW, directThreadsH}),
-                      "directThreadsW*directThreadsH = " + joinFactors({directThreadsW, directThreadsH}));
+        return fitU32("threads", checkedProductU64({directThreadsW, directThreadsH, directGroups}),
+                      "directThreadsW*directThreadsH*directGroups = " +
+                          joinFactors({directThreadsW, directThreadsH, directGroups}));
     if (path == Path::Fp32) {
         if (tm == 0) throw invalidArgument("config.tm", tm, "must be >= 1");
         if (tn == 0) throw invalidArgument("config.tn", tn, "must be >= 1");
@@ -131,6 +132,8 @@ std::string KernelConfig::str() const {
         s << "fp32 grouped-direct " << directThreadsH * directRows << "x" << directThreadsW * directVecW
           << " thread " << directRows << "x" << directVecW << " k" << directChannels << " threads "
           << directThreadsW << "x" << directThreadsH;
+        if (directGroups != 1) s << " groups " << directGroups;
+        if (directGroupSteps != 1) s << " serial " << directGroupSteps;
         if (subgroupSize) s << " sg" << subgroupSize;
         return s.str();
     }
@@ -243,7 +246,8 @@ std::string fieldOutOfRange(const KernelConfig& c) {
         {"tilesPerWorkgroup", {c.tilesPerWorkgroup, 65536}},
         {"directThreadsW", {c.directThreadsW, 4096}}, {"directThreadsH", {c.directThreadsH, 4096}},
         {"directVecW", {c.directVecW, 64}}, {"directRows", {c.directRows, 256}},
-        {"directChannels", {c.directChannels, 4096}},
+        {"directChannels", {c.directChannels, 4096}}, {"directGroups", {c.directGroups, 4096}},
+        {"directGroupSteps", {c.directGroupSteps, 4096}},
     };
     for (const auto& [name, valueMax] : fields)
         if (valueMax.first > valueMax.second)

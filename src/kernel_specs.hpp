@@ -77,15 +77,16 @@ struct CoopMatKernelSpec {
 // shaders/conv2d_grouped_direct.comp
 struct GroupedDirectSpec {
     ProblemSpec problem;
-    uint32_t threadsW, threadsH, vecW, rows, channels, threads;
+    uint32_t threadsW, threadsH, vecW, rows, channels, threads, groups, groupSteps;
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
         appendProblemEntries(e, offsetof(GroupedDirectSpec, problem));
         const uint32_t offsets[] = {offsetof(GroupedDirectSpec, threadsW), offsetof(GroupedDirectSpec, threadsH),
                                     offsetof(GroupedDirectSpec, vecW),     offsetof(GroupedDirectSpec, rows),
-                                    offsetof(GroupedDirectSpec, channels), offsetof(GroupedDirectSpec, threads)};
-        for (uint32_t i = 0; i < 6; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+                                    offsetof(GroupedDirectSpec, channels), offsetof(GroupedDirectSpec, threads),
+                                    offsetof(GroupedDirectSpec, groups),   offsetof(GroupedDirectSpec, groupSteps)};
+        for (uint32_t i = 0; i < 8; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
         return e;
     }
 };

@@ -31,7 +31,8 @@ std::vector<float> packWeightsKxN(const ConvProblem& problem, const float* weigh
 
 PreparedKernel prepareFp32Kernel(const ConvProblem& problem, const KernelConfig& config,
                                  const float* weight);
-// Weights as [group][channel blocks x directChannels][C/groups][R][S], zero past K/groups.
+// Weights as [group][channel block][C/groups][directChannels][R][S], each (block, channel)
+// padded to whole 16-byte vectors, zero past K/groups.
 PreparedKernel prepareGroupedDirectKernel(const ConvProblem& problem, const KernelConfig& config,
                                           const float* weight);
 PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,

@@ -51,7 +51,8 @@ json configObject(const KernelConfig& c) {
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
                 {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
                 {"directVecW", c.directVecW}, {"directRows", c.directRows},
-                {"directChannels", c.directChannels}};
+                {"directChannels", c.directChannels}, {"directGroups", c.directGroups},
+                {"directGroupSteps", c.directGroupSteps}};
 }
 
 KernelConfig configFromObject(const json& j) {
@@ -107,6 +108,8 @@ KernelConfig configFromObject(const json& j) {
         c.directThreadsW = u32("directThreadsW"), c.directThreadsH = u32("directThreadsH");
         c.directVecW = u32("directVecW"), c.directRows = u32("directRows");
         c.directChannels = u32("directChannels");
+        if (j.contains("directGroups")) c.directGroups = u32("directGroups");
+        if (j.contains("directGroupSteps")) c.directGroupSteps = u32("directGroupSteps");
     }
     return c;
 }

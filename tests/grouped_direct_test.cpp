@@ -27,9 +27,9 @@ namespace {
 using ::testing::HasSubstr;
 
 // A forced tile: threads along W x H, outputs a thread computes down x along, channels a
-// workgroup computes.
+// workgroup computes, groups side by side and one after another.
 struct Tile {
-    uint32_t threadsW, threadsH, rows, vecW, channels;
+    uint32_t threadsW, threadsH, rows, vecW, channels, groups = 1, groupSteps = 1;
 };
 
 struct DirectCase {
@@ -81,6 +81,19 @@ std::vector<DirectCase> directCases() {
         {"tile_overhangs_output", problem(1, 2, 5, 5, 2, 3, 3, 2, 1, 1), Tile{16, 4, 4, 1, 1}},
         {"tile_partial_channel_block", problem(2, 6, 8, 8, 15, 3, 3, 3, 1, 1), Tile{8, 4, 2, 1, 4}},
         {"tile_vec4_stride2_channels", problem(1, 8, 16, 16, 8, 3, 3, 2, 2, 1), Tile{2, 8, 1, 4, 2}},
+        // Groups side by side and one after another. Whole planes loaded word by word (rows of 7,
+        // planes of 35 words) for 3 groups a workgroup of 7; as 16-byte vectors (planes of 196
+        // words) with stride 2 leaving the last input row and column unused, 16-byte window reads
+        // (2 outputs x stride 2); several input channels (steps) a group with a partial channel
+        // block and a partial last set of groups; 8 outputs a thread with dilation, 16-byte
+        // stores, row loads for 2 groups side by side over 2 tiles; plane vectors with groups
+        // both ways and 2 input channels, no bias; a ResNeXt-like block with 16-byte reads.
+        {"tile_groups3_planes_scalar", problem(2, 7, 5, 7, 7, 3, 3, 7, 1, 1), Tile{7, 5, 1, 1, 1, 3, 1}},
+        {"tile_groups4_planes_vec4_stride2", problem(2, 6, 14, 14, 6, 3, 3, 6, 2, 0), Tile{3, 3, 2, 2, 1, 4, 1}},
+        {"tile_serial2_multiplier_channels", problem(1, 6, 9, 10, 12, 3, 3, 3, 1, 1), Tile{4, 3, 3, 2, 3, 1, 2}},
+        {"tile_vec8_dilation_groups2_serial2", problem(1, 4, 12, 20, 4, 3, 3, 4, 1, 2, 2), Tile{2, 6, 2, 8, 1, 2, 2}},
+        {"tile_groups2_serial2_planes_no_bias", problem(2, 8, 6, 6, 8, 3, 3, 4, 1, 1, 1, false), Tile{6, 6, 1, 1, 2, 2, 2}},
+        {"tile_vec4_reads_kb4_serial2", problem(1, 16, 8, 16, 16, 3, 3, 4, 1, 1), Tile{4, 4, 2, 4, 4, 1, 2}},
     };
 }
 
@@ -139,6 +152,7 @@ TEST_P(GroupedDirect, MatchesReference) {
         k.fp32Kernel = Fp32Kernel::GroupedDirect;
         k.directThreadsW = c.c.tile->threadsW, k.directThreadsH = c.c.tile->threadsH;
         k.directRows = c.c.tile->rows, k.directVecW = c.c.tile->vecW, k.directChannels = c.c.tile->channels;
+        k.directGroups = c.c.tile->groups, k.directGroupSteps = c.c.tile->groupSteps;
         ASSERT_EQ(canImplement(k, ctx.device(), p), "") << k.str();
         ConvOptions o;
         o.config = k;

@@ -63,6 +63,8 @@ void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
     EXPECT_EQ(a.directVecW, b.directVecW);
     EXPECT_EQ(a.directRows, b.directRows);
     EXPECT_EQ(a.directChannels, b.directChannels);
+    EXPECT_EQ(a.directGroups, b.directGroups);
+    EXPECT_EQ(a.directGroupSteps, b.directGroupSteps);
 }
 
 TEST(TuningCache, ConfigJsonKeepsEveryField) {
@@ -78,11 +80,11 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     KernelConfig direct;
     direct.fp32Kernel = Fp32Kernel::GroupedDirect;
     direct.directThreadsW = 56, direct.directThreadsH = 4, direct.directVecW = 2, direct.directRows = 8;
-    direct.directChannels = 4, direct.subgroupSize = 16;
+    direct.directChannels = 4, direct.subgroupSize = 16, direct.directGroups = 2, direct.directGroupSteps = 3;
     expectSameFields(configFromJson(configToJson(direct)), direct);
     // A new KernelConfig field must be added to the serialization (src/tuning_cache.cpp) and to
     // expectSameFields above; this size check is the reminder.
-    EXPECT_EQ(sizeof(KernelConfig), 108u) << "KernelConfig changed: update src/tuning_cache.cpp";
+    EXPECT_EQ(sizeof(KernelConfig), 116u) << "KernelConfig changed: update src/tuning_cache.cpp";
     EXPECT_THROW(configFromJson("{\"path\": \"fp32\"}"), Error);
     EXPECT_THROW(configFromJson("not json"), Error);
 }
