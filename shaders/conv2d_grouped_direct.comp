@@ -22,8 +22,9 @@
 //   every tap along the row: the loops are unrolled over specialization constants, so stride and
 //   dilation decide at compile time which taps meet which outputs, and no thread branches in
 //   the inner loop;
-// - the channel's R x S weights (KB of them) sit in registers, read once per step as 16-byte
-//   vectors (the host pads each step's block to whole vectors);
+// - the workgroup's weights (every step's KB x R x S) are copied into shared memory once, with
+//   the first step's loads, so that no step waits for memory before its arithmetic; each step
+//   reads its own into registers as 16-byte vectors (the host pads each block to whole vectors);
 // - the accumulators start at the bias; each output is written once, consecutive threads to
 //   consecutive addresses, as 16-byte stores where the output rows are 16-byte aligned.
 // src/grouped_direct_kernel.cpp is the host side (GroupedDirectSpec in src/kernel_specs.hpp).
@@ -81,6 +82,27 @@ layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4
 // As vectors, so that the 16-byte loads land in shared memory as 16-byte stores (four scalar
 // stores 4 words apart would meet in the same banks), and threads read their windows as vectors.
 shared vec4 sIn[BUFFERS * STEP_WORDS / 4u];
+// The workgroup's weights: [set of groups s][group p of the set][input channel c][W_VECS].
+const uint WEIGHT_VECS = GS * GB * C_G * W_VECS;
+const uint WEIGHT_LOADS = (WEIGHT_VECS + THREADS - 1u) / THREADS;  // 16-byte loads a thread
+shared vec4 sW[WEIGHT_VECS];
+
+// Copies the weights of channel block kBlock of groups firstGroup.. into sW (past the last group:
+// the last group's, computed and never stored). All loads are issued before any is stored.
+void loadWeights(uint firstGroup, uint kBlock) {
+    vec4 v[WEIGHT_LOADS];
+    [[unroll]] for (uint i = 0; i < WEIGHT_LOADS; ++i) {
+        const uint e = gl_LocalInvocationIndex + i * THREADS;
+        const uint groupAndChannel = e / W_VECS;  // (s*GB + p)*C_G + c
+        const uint g = min(firstGroup + groupAndChannel / C_G, GROUPS - 1u);
+        const uint c = groupAndChannel % C_G;
+        v[i] = e < WEIGHT_VECS ? weight_vec4[((g * K_BLOCKS + kBlock) * C_G + c) * W_VECS + e % W_VECS] : vec4(0.0);
+    }
+    [[unroll]] for (uint i = 0; i < WEIGHT_LOADS; ++i) {
+        const uint e = gl_LocalInvocationIndex + i * THREADS;
+        if (e < WEIGHT_VECS) sW[e] = v[i];
+    }
+}
 
 #include "grouped_direct_tile.glsl"
 
@@ -114,6 +136,7 @@ void main() {
     const uint imagePlanes = chunk.in_offset + image * C_TOTAL * IN_HW;
 
     fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
+    loadWeights(firstGroup, kBlock);     // read after the first step's barrier
     if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
 
     float acc[KB * ROWS * VEC_W];  // [kb][j][v]
@@ -135,9 +158,9 @@ void main() {
         barrier();
         if (t + 1u < STEPS) fetchStep(t + 1u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
         float w[W_VECS * 4u];
-        const uint weightBase = ((g * K_BLOCKS + kBlock) * C_G + c) * W_VECS;
+        const uint weightBase = ((step * GB + plane) * C_G + c) * W_VECS;
         [[unroll]] for (uint i = 0; i < W_VECS; ++i) {
-            const vec4 v = weight_vec4[weightBase + i];
+            const vec4 v = sW[weightBase + i];
             w[4u * i] = v.x, w[4u * i + 1u] = v.y, w[4u * i + 2u] = v.z, w[4u * i + 3u] = v.w;
         }
 

@@ -46,9 +46,21 @@ GroupedDirectTile groupedDirectTile(const KernelConfig& c, const ConvProblem& p)
     return t;
 }
 
+namespace {
+
+// The 16-byte vectors of weights a workgroup keeps in shared memory: KB x R x S (padded to whole
+// vectors) for each step and group side by side.
+uint64_t groupedDirectWeightVectors(const KernelConfig& c, const ConvProblem& p) {
+    const uint64_t wordsPerStep = uint64_t(c.directChannels) * p.kernelH * p.kernelW;
+    return groupedDirectTile(c, p).steps * c.directGroups * ceilDiv(wordsPerStep, 4);
+}
+
+}  // namespace
+
 uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    return uint32_t(std::min<uint64_t>(t.buffers * c.directGroups * t.inH * t.rowWords * 4, 1u << 30));
+    return uint32_t(std::min<uint64_t>(
+        t.buffers * c.directGroups * t.inH * t.rowWords * 4 + groupedDirectWeightVectors(c, p) * 16, 1u << 30));
 }
 
 uint32_t groupedDirectTilesPerImage(const KernelConfig& c, const ConvProblem& p) {
@@ -87,6 +99,9 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
         return "grouped-direct input tile of " + std::to_string(t.inH) + "x" + std::to_string(t.inW) + " (x" +
                std::to_string(c.directGroups) + " groups) takes more than " + std::to_string(kMaxLoadSteps) +
                " loads a thread";
+    if (ceilDiv(groupedDirectWeightVectors(c, p), threads) > kMaxLoadSteps)
+        return "grouped-direct workgroup's weights take more than " + std::to_string(kMaxLoadSteps) +
+               " 16-byte loads a thread";
     const uint32_t shared = groupedDirectSharedBytes(c, p);
     if (shared > d.maxSharedMemoryBytes)
         return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
