@@ -219,8 +219,10 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     const double needed = double(t.outH * p.strideH) * double(t.outW * p.strideW);
     const double halo = std::max(0.0, double(t.inH * t.inW) / needed - 1.0);
     double memoryCycles = (inBytes * (1.0 + 0.25 * halo) * kBlocks + outBytes) / 16.0;
-    // Latency: a compute unit keeps 32 KB in flight to stream at full speed (16 bytes a cycle,
-    // about 2000 cycles a load). Resident workgroups: at most 32 and 2048 threads (NVIDIA), the
+    // Latency: a compute unit keeps about 16 KB in flight to stream at full speed (calibrated on
+    // the H200's measurements of this kernel with one group a workgroup: 14 x 14 planes, about
+    // 7 KB in flight, took 2.9 times the memory floor; 112 x 112 planes, 37 KB, 1.44 times).
+    // Resident workgroups: at most 32 and 2048 threads (NVIDIA), the
     // shared memory of four of the largest ones, and 64K registers (weights, accumulators, a
     // window row, the next step's staged loads, about 24 for addresses).
     const double staged = std::ceil(double(t.stepLoads) / threads);
@@ -229,10 +231,12 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     const double sharedBytes = std::max(1.0, double(groupedDirectSharedBytes(c, p)));
     const double resident = std::max(1.0, std::floor(std::min({32.0, 2048.0 / threads, 4.0 * d.maxSharedMemoryBytes / sharedBytes,
                                                                 65536.0 / (std::min(registers, 255.0) * threads)})));
-    // One step's loads per workgroup; without a next step to fetch they are in flight only
-    // while the workgroup waits for them, not while it computes.
-    const double inFlight = resident * double(t.stepLoads) * 4.0 * (t.steps > 1 ? 1.0 : 0.5);
-    if (!d.isCpu()) memoryCycles /= std::min(1.0, inFlight / 32768.0);
+    // One step's bytes per workgroup (the image's part of its tiles); without a next step to
+    // fetch they are in flight only while the workgroup waits for them, not while it computes.
+    const double stepBytes = double(c.directGroups) * double(std::min<uint64_t>(t.inH, uint64_t(p.height))) *
+                             double(std::min<uint64_t>(t.inW, uint64_t(p.width))) * 4.0;
+    const double inFlight = resident * stepBytes * (t.steps > 1 ? 1.0 : 0.5);
+    if (!d.isCpu()) memoryCycles /= std::min(1.0, inFlight / 16384.0);
     const double floorCycles = std::max(double(p.batch) * p.outHeight() * p.outWidth() * p.outChannels * cG * taps / 128.0,
                                         (inBytes + outBytes) / 16.0);
     double factor = (std::max(computeCycles, memoryCycles) + 0.25 * std::min(computeCycles, memoryCycles)) / floorCycles;
