@@ -25,6 +25,7 @@ namespace vkconv::test {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A forced tile: threads along W x H, outputs a thread computes down x along, channels a
 // workgroup computes, groups side by side and one after another.
@@ -36,6 +37,9 @@ struct DirectCase {
     std::string name;
     ConvProblem problem;
     std::optional<Tile> tile;  // none: the heuristic's choice, under fp32 and fast precision
+    // Under narrowProfile() (1 MiB buffers, 4 x 65535 x 2 workgroups): several chunks, and the
+    // grid's blocks of groups split along Z (ChunkParams::groupBase counts blocks).
+    bool narrowLimits = false;
 };
 
 ConvProblem problem(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s, int64_t groups,
@@ -94,6 +98,9 @@ std::vector<DirectCase> directCases() {
         {"tile_vec8_dilation_groups2_serial2", problem(1, 4, 12, 20, 4, 3, 3, 4, 1, 2, 2), Tile{2, 6, 2, 8, 1, 2, 2}},
         {"tile_groups2_serial2_planes_no_bias", problem(2, 8, 6, 6, 8, 3, 3, 4, 1, 1, 1, false), Tile{6, 6, 1, 1, 2, 2, 2}},
         {"tile_vec4_reads_kb4_serial2", problem(1, 16, 8, 16, 16, 3, 3, 4, 1, 1), Tile{4, 4, 2, 4, 4, 1, 2}},
+        // 230 images of 4704 bytes: 2 chunks; 24 groups in 3 blocks of 4 x 2, split 2 + 1 along Z.
+        {"tile_groups4_serial2_chunks_split_z", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1),
+         Tile{7, 7, 1, 1, 1, 4, 2}, true},
     };
 }
 
@@ -142,7 +149,7 @@ class GroupedDirect : public ::testing::TestWithParam<Case> {};
 TEST_P(GroupedDirect, MatchesReference) {
     const Case& c = GetParam();
     ASSERT_GE(c.device, 0) << listDevicesError();
-    const Context& ctx = *sharedContext(c.device).context;
+    const Context& ctx = *(c.c.narrowLimits ? sharedContext(c.device, false, narrowProfile()) : sharedContext(c.device)).context;
     const ConvProblem& p = c.c.problem;
     const uint64_t seed = c.seed;
 
@@ -179,6 +186,7 @@ TEST_P(GroupedDirect, MatchesReference) {
         EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
         EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
         EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
+        if (c.c.narrowLimits) EXPECT_THAT(describe, Not(HasSubstr(" 1 chunk(s)"))) << label;
     }
 }
 
