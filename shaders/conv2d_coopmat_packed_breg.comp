@@ -39,11 +39,11 @@ coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 // The host sizes the window for WARPS_N of them (src/packed_input.cpp).
 const uint STAGE_STRIDE = MMA_N + 4;
 const uint STAGE_QUADS = MMA_N / 4;  // 16-byte words per staged row
-// 16-byte words of the window each invocation loads. The next window is prefetched into
-// registers only where that is at most MAX_PREFETCH_WORDS a thread (alexnet1's 32x96 tile on
-// NVIDIA: 6): more would spill, and slowed lavapipe's compiler down by minutes.
+// The next window is prefetched into registers only where each invocation's share of it
+// (packed_window.glsl's window walk) is at most MAX_PREFETCH_WORDS 16-byte words (alexnet1's
+// 32x96 tile on NVIDIA: 6): more would spill, and slowed lavapipe's compiler down by minutes.
 // The diagnostic skips of the window (DEBUG_SKIP 1, 32) go through loadWindow() instead.
-const uint PREFETCH_WORDS = (WINDOW_LOAD_WORDS + THREADS - 1) / THREADS;
+const uint PREFETCH_WORDS = WINDOW_WORDS_PER_INVOCATION;
 const uint MAX_PREFETCH_WORDS = 8;
 const bool PREFETCH = PREFETCH_WORDS <= MAX_PREFETCH_WORDS && (DEBUG_SKIP & 33u) == 0u;
 
@@ -61,10 +61,9 @@ void storeTileInWindow(uint warp) {
     const uint col0 = gl_WorkGroupID.y * BN + warp * MMA_N;
     for (uint e = gl_SubgroupInvocationID; e < BM * STAGE_QUADS; e += SUBGROUP) {
         const uint m = e % BM, j = e / BM;
-        const uint p = tileP0 + m, oh = p / PACK_W, ow = p - oh * PACK_W;
-        if (oh < OUT_H && ow < OUT_W) {  // else a padding column of the packed image
+        uint out0;  // output channel col0 + 4 * j's element of row m
+        if (packedOutputIndex(m, col0 + 4 * j, out0)) {  // else a padding column of the packed image
             const vec4 v = uintBitsToFloat(sWindow[(base + m * STAGE_STRIDE) / 4 + j]);
-            const uint out0 = chunk.out_offset + (tileImage * K_TOTAL + col0 + 4 * j) * OUT_HW + oh * OUT_W + ow;
             [[unroll]] for (uint c = 0; c < 4; ++c) {
                 const float value = v[c];
                 // DEBUG_SKIP 4 keeps the math and drops the store.
@@ -133,8 +132,8 @@ void main() {
             splitTile(next, image, p0);
             const uint src = windowSource(image, p0);
             [[unroll]] for (uint k = 0; k < PREFETCH_WORDS; ++k) {
-                const uint v = gl_LocalInvocationIndex + k * THREADS;
-                if (v < WINDOW_LOAD_WORDS) ahead[k] = packed_data[src + v];
+                uint v;
+                if (windowWord(k, v)) ahead[k] = packed_data[src + v];
             }
         }
         if ((DEBUG_SKIP & 16u) == 0u) storeTileInWindow(warp);
@@ -143,8 +142,8 @@ void main() {
             setTile(next);
             if (PREFETCH) {
                 [[unroll]] for (uint k = 0; k < PREFETCH_WORDS; ++k) {
-                    const uint v = gl_LocalInvocationIndex + k * THREADS;
-                    if (v < WINDOW_LOAD_WORDS) sWindow[v] = ahead[k];
+                    uint v;
+                    if (windowWord(k, v)) sWindow[v] = ahead[k];
                 }
             } else {
                 loadWindow();

@@ -1,6 +1,6 @@
 // Shared-memory stages of A ([k][m], 16-bit) next to B's (coopmat_b_stages.glsl), and the
 // warp-tile multiply-accumulate over one K slice: the kernels that stage both operands slice by
-// slice (conv2d_coopmat.comp, conv2d_coopmat_patch.comp). Include after coopmat_tile.glsl.
+// slice (conv2d_coopmat.comp). Include after coopmat_tile.glsl.
 
 #include "coopmat_b_stages.glsl"
 

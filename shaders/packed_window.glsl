@@ -2,7 +2,8 @@
 // conv2d_coopmat_packed_breg.comp): a workgroup's BM GEMM rows are consecutive packed pixels of
 // one image, so everything its A fragments read is one contiguous window of the packed image,
 // copied into shared memory with 16-byte loads; every A fragment is then a strided coopMatLoad
-// from it. Also the epilogue's side of the packed layout: storeAccumulator() and the bias row.
+// from it. Also the epilogue's side of the packed layout: packedOutputIndex(), storeAccumulator()
+// and the bias row.
 // Include after packed_input.glsl and coopmat_tile.glsl.
 
 layout(set = 0, binding = 0, std430) readonly buffer PackedBuffer { uvec4 packed_data[]; };
@@ -38,10 +39,22 @@ uint tileImage, tileP0;
 
 void setTile(uint tile) { splitTile(tile, tileImage, tileP0); }
 
+// The window walk: invocation i copies words i, i + THREADS, i + 2 * THREADS, ... below
+// WINDOW_LOAD_WORDS, at most WINDOW_WORDS_PER_INVOCATION of them. windowWord(k, v) gives the
+// k-th as v, false past the window's end. loadWindow() walks them in a loop; a kernel that holds
+// them in registers (conv2d_coopmat_packed_breg.comp) unrolls over k instead.
+const uint WINDOW_WORDS_PER_INVOCATION = (WINDOW_LOAD_WORDS + THREADS - 1) / THREADS;
+
+bool windowWord(uint k, out uint v) {
+    v = gl_LocalInvocationIndex + k * THREADS;
+    return v < WINDOW_LOAD_WORDS;
+}
+
 void loadWindow() {
     if ((DEBUG_SKIP & 32u) != 0u) return;
     const uint base = windowSource(tileImage, tileP0);
-    for (uint v = gl_LocalInvocationIndex; v < WINDOW_LOAD_WORDS; v += THREADS)
+    uint v;
+    for (uint k = 0; windowWord(k, v); ++k)
         sWindow[v] = (DEBUG_SKIP & 1u) != 0u ? uvec4(v) : packed_data[base + v];
 }
 
@@ -53,13 +66,22 @@ void loadBiasRow() {
     }
 }
 
-// The epilogue hands over C[mLocal][nLocal]: GEMM row p = tileP0 + mLocal is packed pixel
-// (oh, ow) of the image; columns ow >= OUT_W are padding and are dropped.
+// GEMM row p = tileP0 + mLocal is packed pixel (oh, ow) of the tile's image. False where that is
+// no output pixel (a padding column, ow >= OUT_W, or a row past the image); else `index` is its
+// element of output channel `col` in output_data. Both packed kernels' epilogues go through it.
+bool packedOutputIndex(uint mLocal, uint col, out uint index) {
+    const uint p = tileP0 + mLocal, oh = p / PACK_W, ow = p - oh * PACK_W;
+    if (oh >= OUT_H || ow >= OUT_W) return false;
+    index = chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow;
+    return true;
+}
+
+// The epilogue hands over C[mLocal][nLocal]; padding rows and columns past K_G are dropped.
 void storeAccumulator(uint mLocal, uint nLocal, float value) {
-    const uint p = tileP0 + mLocal, col = gl_WorkGroupID.y * BN + nLocal;
-    const uint oh = p / PACK_W, ow = p - oh * PACK_W;
-    if (oh >= OUT_H || ow >= OUT_W || col >= K_G) return;
+    const uint col = gl_WorkGroupID.y * BN + nLocal;
+    uint index;
+    if (!packedOutputIndex(mLocal, col, index) || col >= K_G) return;
     if ((DEBUG_SKIP & 64u) == 0u) value += sBias[nLocal];
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
-    output_data[chunk.out_offset + (tileImage * K_TOTAL + col) * OUT_HW + oh * OUT_W + ow] = value;
+    output_data[index] = value;
 }

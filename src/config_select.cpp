@@ -32,27 +32,12 @@ std::vector<KernelConfig> fp32Candidates() {
     return out;
 }
 
-// The 2-D output tiles (rows x columns of one image) the patch loader may use for a problem.
-std::vector<std::pair<uint32_t, uint32_t>> patchTiles(const ConvProblem& p) {
-    const uint32_t oh = uint32_t(p.outHeight()), ow = uint32_t(p.outWidth());
-    std::vector<uint32_t> widths;
-    if (ow <= 128) widths.push_back(ow);
-    for (uint32_t w : {16u, 32u, 64u, 128u})
-        if (w < ow) widths.push_back(w);
-    std::vector<std::pair<uint32_t, uint32_t>> tiles;
-    for (uint32_t w : widths)
-        for (uint32_t h : {1u, 2u, 3u, 4u, 6u, 8u})
-            if (h <= oh && h * w <= 256 && h * w >= 16) tiles.push_back({h, w});
-    return tiles;
-}
-
 std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, const ConvProblem& p) {
     const ScalarType operand = path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
     std::vector<uint32_t> subgroupSizes{d.subgroupSize};
     if (d.subgroupSizeControl)
         for (uint32_t s = d.minSubgroupSize; s <= d.maxSubgroupSize; s *= 2)
             if (s != d.subgroupSize) subgroupSizes.push_back(s);
-    const auto tiles = patchTiles(p);
     // Gather lanes per pixel for strided convolutions: the stride, as a power of two up to 8.
     uint32_t lanes = 1;
     while (lanes * 2 <= std::min<int64_t>(p.strideW, 8)) lanes *= 2;
@@ -154,16 +139,6 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                         c.sLanes = 1;
                                     }
                                 }
-                                // The patch already takes shared memory; and while the loader is
-                                // disabled, skip its thousands of candidates.
-                                if (bk > 32 || !kPatchLoaderEnabled) continue;
-                                c.aLoader = ALoader::Patch;
-                                for (auto [h, w] : tiles) {
-                                    const uint32_t step = wm * shape.m;
-                                    c.bm = (h * w + step - 1) / step * step;
-                                    c.tileH = h, c.tileW = w;
-                                    if (c.bm <= 256 && h * w * 4 >= c.bm * 3) add(c);  // <= 25% masked rows
-                                }
                             }
     }
     return out;
@@ -201,8 +176,6 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     const double kPadded = std::ceil(k / c.bk) * c.bk;
     // Work actually done, edge tiles included.
     double work = mTiles * c.bm * nTiles * c.bn * kPadded * double(p.groups);
-    if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch)
-        work *= double(c.bm) / double(c.tileH * c.tileW);  // masked rows of the 2-D tile
     // Too few workgroups leave compute units idle.
     const double workgroups = mTiles * nTiles * double(p.groups);
     const double slots = d.isCpu() ? 16.0 : 512.0;

@@ -172,8 +172,6 @@ ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, cons
         tileM = uint32_t(direct.outH * direct.outW), tileN = c.directChannels;
         tilesPerImage = groupedDirectTilesPerImage(c, problem);
         groupsPerWorkgroup = c.directGroups * c.directGroupSteps;
-    } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Patch) {
-        tilesPerImage = uint32_t((problem.outHeight() + c.tileH - 1) / c.tileH * ((problem.outWidth() + c.tileW - 1) / c.tileW));
     } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Packed) {
         const PackedInputLayout layout = packedInputLayout(problem, c.bm, c.bk, c.mmaK);
         tilesPerImage = layout.tilesPerImage;

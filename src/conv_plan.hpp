@@ -37,7 +37,8 @@ struct ExecutionPlan {
 
 // Throws vkconv::Error(Unsupported) naming the limit when even one image cannot be bound.
 // tilesPerImage: 0 when M tiles are BM consecutive GEMM rows (they may span images); else the
-// number of M tiles each image has (the patch loader's 2-D tiles never span images).
+// number of M tiles each image has (the packed loader's and the grouped direct kernel's tiles
+// never span images).
 // workspacePerImage, workspaceTail: bytes of an intermediate buffer the chunk's images need (the
 // packed input), bound whole, so it too must fit maxStorageBufferRange. tilesPerWorkgroup: M tiles
 // each workgroup walks (the grid's X counts workgroups, and so does ChunkParams::mTileBase).

@@ -47,8 +47,6 @@ CoopMatKernelSpec coopMatKernelSpec(const KernelConfig& c, const ProblemSpec& pr
     spec.stages = c.stages;
     spec.subgroup = c.subgroupSize;
     spec.threads = c.threads();
-    spec.tileH = c.tileH;
-    spec.tileW = c.tileW;
     spec.bGlobal = c.bGlobal ? VK_TRUE : VK_FALSE;
     spec.debugSkip = c.debugSkip;
     spec.sLanes = c.aLoader == ALoader::Gather ? c.sLanes : 1;
@@ -62,7 +60,7 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     const CoopMatKernelSpec spec = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols, sCols));
 
     PreparedKernel k;
-    k.pipeline = pipelineKey(c.aLoader == ALoader::Patch ? "conv2d_coopmat_patch_f16" : "conv2d_coopmat_f16", spec);
+    k.pipeline = pipelineKey("conv2d_coopmat_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsKxN(p, weight, bRows, bCols, sCols));

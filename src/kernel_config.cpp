@@ -115,15 +115,7 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     // padded by 8 elements, plus the epilogue's fragment position table (coopmat_store_direct.glsl).
     const u128 operands = u128(stages) * bk * ((u128(bm) + 8) + (bGlobal ? 0 : u128(bn) + 8)) * 2;
     const u128 epilogue = u128(mmaM) * mmaN * 4;
-    u128 patch = 0;
-    if (aLoader == ALoader::Patch && tileH > 0 && tileW > 0) {
-        // shaders/conv2d_coopmat_patch.comp: the fp16 patch of all the group's channels, and
-        // one offset per packed row of B.
-        const u128 rows = u128(tileH - 1) * p.strideH + u128(p.kernelH - 1) * p.dilationH + 1;
-        const u128 cols = u128(tileW - 1) * p.strideW + u128(p.kernelW - 1) * p.dilationW + 1;
-        patch = u128(p.inChannels / p.groups) * rows * cols * 2 + (u128(p.gemmK()) + bk - 1) / std::max(bk, 1u) * bk * 4;
-    }
-    return total(operands + epilogue + patch);
+    return total(operands + epilogue);
 }
 
 std::string KernelConfig::str() const {
@@ -143,7 +135,6 @@ std::string KernelConfig::str() const {
     else
         s << " warps " << warpsM << "x" << warpsN << " mma " << mmaM << "x" << mmaN << "x" << mmaK
           << " stages " << stages;
-    if (path != Path::Fp32 && aLoader == ALoader::Patch) s << " patch " << tileH << "x" << tileW;
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
     if (path != Path::Fp32 && aLoader == ALoader::Nhwc) s << " nhwc";
     if (path != Path::Fp32 && bRegisters) s << " breg";
@@ -205,14 +196,6 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
         if (c.threads() % (c.bm * c.sLanes))
             return "threads must be a multiple of BM x lanes (each thread gathers one row)";
     }
-    if (c.aLoader == ALoader::Patch) {
-        if (!kPatchLoaderEnabled)
-            return "the patch loader is disabled: wrong results on NVIDIA (see bench/RESULTS.md)";
-        if (c.tileH == 0 || c.tileW == 0 || c.tileH * c.tileW > c.bm)
-            return "patch tile " + std::to_string(c.tileH) + "x" + std::to_string(c.tileW) +
-                   " must be non-empty and at most BM pixels";
-        if (c.threads() < c.bm) return "patch loader needs at least one thread per row of BM";
-    }
     if (c.aLoader == ALoader::Nhwc) {
         if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
     }
@@ -242,7 +225,7 @@ std::string fieldOutOfRange(const KernelConfig& c) {
         {"tm", {c.tm, 256}},          {"tn", {c.tn, 256}},            {"warpsM", {c.warpsM, 64}},
         {"warpsN", {c.warpsN, 64}},   {"mmaM", {c.mmaM, 256}},        {"mmaN", {c.mmaN, 256}},
         {"mmaK", {c.mmaK, 256}},      {"stages", {c.stages, 16}},     {"sLanes", {c.sLanes, 64}},
-        {"tileH", {c.tileH, 4096}},   {"tileW", {c.tileW, 4096}},     {"subgroupSize", {c.subgroupSize, 1024}},
+        {"subgroupSize", {c.subgroupSize, 1024}},
         {"tilesPerWorkgroup", {c.tilesPerWorkgroup, 65536}},
         {"directThreadsW", {c.directThreadsW, 4096}}, {"directThreadsH", {c.directThreadsH, 4096}},
         {"directVecW", {c.directVecW, 64}}, {"directRows", {c.directRows, 256}},

@@ -13,7 +13,6 @@ std::vector<std::string> kernelShaders(const KernelConfig& c) {
     // kernels it would share the structure of, so that its hash still changes with them.
     switch (c.aLoader) {
         case ALoader::Gather: return {"conv2d_coopmat_f16"};
-        case ALoader::Patch: return {"conv2d_coopmat_patch_f16"};
         case ALoader::Packed:
             return {"pack_input_f16", c.bRegisters ? "conv2d_coopmat_packed_breg_f16" : "conv2d_coopmat_packed_f16"};
         case ALoader::Nhwc: return {"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16"};

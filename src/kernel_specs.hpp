@@ -51,7 +51,6 @@ struct Fp32KernelSpec {
 struct CoopMatKernelSpec {
     ProblemSpec problem;
     uint32_t bm, bn, bk, warpsM, warpsN, mmaM, mmaN, mmaK, stages, subgroup, threads;
-    uint32_t tileH, tileW;  // patch loader only (ids 31, 32)
     VkBool32 bGlobal;       // id 33
     uint32_t debugSkip;     // id 40 (conv_problem.glsl)
     uint32_t sLanes;        // id 34: gather loader's lanes per row
@@ -65,9 +64,9 @@ struct CoopMatKernelSpec {
             offsetof(CoopMatKernelSpec, warpsN), offsetof(CoopMatKernelSpec, mmaM),
             offsetof(CoopMatKernelSpec, mmaN),   offsetof(CoopMatKernelSpec, mmaK),
             offsetof(CoopMatKernelSpec, stages), offsetof(CoopMatKernelSpec, subgroup),
-            offsetof(CoopMatKernelSpec, threads), offsetof(CoopMatKernelSpec, tileH),
-            offsetof(CoopMatKernelSpec, tileW),  offsetof(CoopMatKernelSpec, bGlobal)};
-        for (uint32_t i = 0; i < 14; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+            offsetof(CoopMatKernelSpec, threads)};
+        for (uint32_t i = 0; i < 11; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+        e.push_back({33, offsetof(CoopMatKernelSpec, bGlobal), sizeof(VkBool32)});
         e.push_back({40, offsetof(CoopMatKernelSpec, debugSkip), sizeof(uint32_t)});
         e.push_back({34, offsetof(CoopMatKernelSpec, sLanes), sizeof(uint32_t)});
         return e;

@@ -36,7 +36,7 @@ constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
 const char* toString(ALoader a) {
-    return a == ALoader::Patch ? "patch" : a == ALoader::Packed ? "packed" : a == ALoader::Nhwc ? "nhwc" : "gather";
+    return a == ALoader::Packed ? "packed" : a == ALoader::Nhwc ? "nhwc" : "gather";
 }
 
 json configObject(const KernelConfig& c) {
@@ -47,7 +47,7 @@ json configObject(const KernelConfig& c) {
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
                 {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
-                {"tileH", c.tileH},         {"tileW", c.tileW},   {"subgroupSize", c.subgroupSize},
+                {"subgroupSize", c.subgroupSize},
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
                 {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
                 {"directVecW", c.directVecW}, {"directRows", c.directRows},
@@ -78,18 +78,21 @@ KernelConfig configFromObject(const json& j) {
     c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
     c.stages = u32("stages");
     const std::string loader = text("aLoader");
-    if (loader != "gather" && loader != "patch" && loader != "packed" && loader != "nhwc")
-        throw invalidArgument("config.aLoader", loader, "expected gather, patch, packed or nhwc");
-    c.aLoader = loader == "patch"    ? ALoader::Patch
-                : loader == "packed" ? ALoader::Packed
-                : loader == "nhwc"   ? ALoader::Nhwc
-                                     : ALoader::Gather;
+    // "patch" named a shared-memory patch loader that vkconv no longer has (bench/RESULTS.md,
+    // "Tried and dropped"): refused like any unknown loader, with the reason.
+    if (loader == "patch")
+        throw invalidArgument("config.aLoader", loader,
+                              "the patch loader was removed (slower than gather, wrong on NVIDIA); "
+                              "expected gather, packed or nhwc");
+    if (loader != "gather" && loader != "packed" && loader != "nhwc")
+        throw invalidArgument("config.aLoader", loader, "expected gather, packed or nhwc");
+    c.aLoader = loader == "packed" ? ALoader::Packed : loader == "nhwc" ? ALoader::Nhwc : ALoader::Gather;
     if (!j.contains("bGlobal") || !j.at("bGlobal").is_boolean())
         throw invalidArgument("config.bGlobal", j.contains("bGlobal") ? j.at("bGlobal").dump() : "missing",
                               "expected true or false");
     c.bGlobal = j.at("bGlobal").get<bool>();
-    c.tileH = u32("tileH"), c.tileW = u32("tileW");
     c.subgroupSize = u32("subgroupSize");
+    // Entries written while the patch loader existed also hold its "tileH" and "tileW": ignored.
     // Fields added after the format's first entries: absent means what configurations were
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");

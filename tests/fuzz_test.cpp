@@ -170,10 +170,11 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
         KernelConfig c;
         c.path = rng.uniformInt(0, 1) ? Path::Fp32 : Path::CoopMatF16;
         uint32_t* fields[] = {&c.bm,     &c.bn,     &c.bk,   &c.tm,     &c.tn,    &c.warpsM, &c.warpsN,
-                              &c.mmaM,   &c.mmaN,   &c.mmaK, &c.stages, &c.sLanes, &c.tileH, &c.tileW,
+                              &c.mmaM,   &c.mmaN,   &c.mmaK, &c.stages, &c.sLanes,
                               &c.tilesPerWorkgroup, &c.subgroupSize};
         for (uint32_t* f : fields) *f = fuzzField(rng);
-        c.aLoader = ALoader(rng.uniformInt(0, 2));
+        const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc};
+        c.aLoader = loaders[rng.uniformInt(0, 2)];
         c.bRegisters = rng.uniformInt(0, 1), c.bGlobal = rng.uniformInt(0, 1);
         std::string why;
         try {

@@ -169,6 +169,55 @@ TEST(TuningCacheRobust, MalformedEntryIsIgnoredAndKept) {
     EXPECT_TRUE(reread.find(device, added, Path::Fp32));
 }
 
+// vkconv once had a shared-memory patch loader ("aLoader": "patch", with "tileH" and "tileW").
+// A configuration naming it is refused by name with the reason, and an entry of it is ignored
+// like any malformed one; an entry of another loader that still carries the two tile fields is
+// used as before.
+TEST(TuningCacheRobust, RemovedPatchLoaderIsRefusedByName) {
+    json patch = json::parse(configToJson(fp32Config()));
+    patch["path"] = "coopmat-f16";
+    patch["aLoader"] = "patch";
+    patch["tileH"] = 2, patch["tileW"] = 55;
+    try {
+        (void)configFromJson(patch.dump());
+        ADD_FAILURE() << "a patch-loader configuration was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), Error::Kind::InvalidArgument);
+        const std::string what = e.what();
+        EXPECT_NE(what.find("config.aLoader = patch"), std::string::npos) << what;
+        EXPECT_NE(what.find("removed"), std::string::npos) << what;
+    }
+
+    TempDir dir;
+    const DeviceInfo device = fakeDevice();
+    const ConvProblem withTiles = smallProblem();
+    ConvProblem withPatch = smallProblem();
+    withPatch.batch = 5;
+    {
+        TuningCache cache(dir.path());
+        cache.put(device, withTiles, TuningEntry{fp32Config(), 1.0, "", ""});
+        cache.put(device, withPatch, TuningEntry{fp32Config(), 1.0, "", ""});
+        cache.save();
+    }
+    json doc = json::parse(readText(dir.file("tuning.json")));
+    json& entries = doc["devices"][deviceKey(device)]["entries"];
+    json& old = entries[problemKey(withTiles, Path::Fp32)]["config"];
+    old["tileH"] = 0, old["tileW"] = 0;
+    json& removed = entries[problemKey(withPatch, Path::Fp32)]["config"];
+    removed["aLoader"] = "patch";
+    removed["tileH"] = 2, removed["tileW"] = 55;
+    writeText(dir.file("tuning.json"), doc.dump(2));
+
+    TuningCache cache(dir.path());
+    const std::optional<TuningEntry> used = cache.find(device, withTiles, Path::Fp32);
+    ASSERT_TRUE(used) << "leftover tileH/tileW must not hide an entry";
+    EXPECT_EQ(used->config, fp32Config());
+    std::string why;
+    EXPECT_FALSE(cache.find(device, withPatch, Path::Fp32, &why));
+    EXPECT_NE(why.find("malformed"), std::string::npos) << why;
+    EXPECT_NE(why.find("config.aLoader = patch"), std::string::npos) << why;
+}
+
 TEST(TuningCacheRobust, NewerFormatIsIgnoredAndNeverOverwritten) {
     TempDir dir;
     const std::string newer =

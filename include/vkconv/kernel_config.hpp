@@ -25,16 +25,9 @@ Path pathFromString(const std::string& name);  // "fp32", "coopmat-f16", "coopma
 enum class Precision { Fast, Fp32 };
 const char* toString(Precision precision);
 
-// The patch loader is disabled: on the H200 every patch configuration with BM 16 and one subgroup
-// wrote non-finite outputs (bench/HISTORY.md, 2026-11-21) while Mesa 26 ran the same kernel
-// correctly, and where it was right it was slower than the gather loader. Until the cause is
-// found, can_implement refuses it and no candidate uses it.
-constexpr bool kPatchLoaderEnabled = false;
-
 // How the cooperative-matrix kernel fills its A tile (the im2col operand).
 enum class ALoader {
     Gather,  // each element read from the NCHW input with index arithmetic: any problem
-    Patch,   // the tile's input patch loaded once into shared memory: when the patch fits
     // A pre-pass packs the input as fp16 NHWC with the stride folded into the channels; each
     // workgroup copies one contiguous window of it to shared memory and loads A fragments from
     // there as strided matrices. Groups 1, dilation 1, windows that fit shared memory.
@@ -75,7 +68,6 @@ struct KernelConfig {
     // (S is padded to a multiple of sLanes in the K ordering); sLanes = stride keeps a strided
     // convolution's loads contiguous. 1 = one tap per thread, consecutive pixels.
     uint32_t sLanes = 1;
-    uint32_t tileH = 0, tileW = 0;  // Patch: the M tile is tileH x tileW output pixels
     // Packed loader: each subgroup keeps its MMA_N columns of B in registers for the whole K
     // (warpsM = 1, bn = warpsN * mmaN), and each workgroup computes tilesPerWorkgroup M tiles.
     bool bRegisters = false;

@@ -75,8 +75,8 @@ void bindConfig(nb::module_& m) {
 
     nb::enum_<ALoader>(m, "ALoader", "How the cooperative-matrix kernel fills its A (im2col) tile.")
         .value("GATHER", ALoader::Gather)
-        .value("PATCH", ALoader::Patch)
-        .value("PACKED", ALoader::Packed);
+        .value("PACKED", ALoader::Packed)
+        .value("NHWC", ALoader::Nhwc);
 
     nb::class_<KernelConfig>(m, "KernelConfig",
                              "A kernel configuration (include/vkconv/kernel_config.hpp): path, workgroup tile\n"
@@ -98,8 +98,6 @@ void bindConfig(nb::module_& m) {
         .def_rw("a_loader", &KernelConfig::aLoader)
         .def_rw("b_global", &KernelConfig::bGlobal)
         .def_rw("s_lanes", &KernelConfig::sLanes)
-        .def_rw("tile_h", &KernelConfig::tileH)
-        .def_rw("tile_w", &KernelConfig::tileW)
         .def_rw("b_registers", &KernelConfig::bRegisters)
         .def_rw("tiles_per_workgroup", &KernelConfig::tilesPerWorkgroup)
         .def_rw("subgroup_size", &KernelConfig::subgroupSize)
