@@ -186,7 +186,9 @@ TEST_P(GroupedDirect, MatchesReference) {
         EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
         EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
         EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
-        if (c.c.narrowLimits) EXPECT_THAT(describe, Not(HasSubstr(" 1 chunk(s)"))) << label;
+        if (c.c.narrowLimits) {
+            EXPECT_THAT(describe, Not(HasSubstr(" 1 chunk(s)"))) << label;
+        }
     }
 }
 
