@@ -36,7 +36,11 @@ constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
 const char* toString(ALoader a) {
-    return a == ALoader::Patch ? "patch" : a == ALoader::Packed ? "packed" : a == ALoader::Nhwc ? "nhwc" : "gather";
+    return a == ALoader::Patch    ? "patch"
+           : a == ALoader::Packed ? "packed"
+           : a == ALoader::Nhwc   ? "nhwc"
+           : a == ALoader::Nchw   ? "nchw"
+                                  : "gather";
 }
 
 json configObject(const KernelConfig& c) {
@@ -77,11 +81,12 @@ KernelConfig configFromObject(const json& j) {
     c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
     c.stages = u32("stages");
     const std::string loader = text("aLoader");
-    if (loader != "gather" && loader != "patch" && loader != "packed" && loader != "nhwc")
-        throw invalidArgument("config.aLoader", loader, "expected gather, patch, packed or nhwc");
+    if (loader != "gather" && loader != "patch" && loader != "packed" && loader != "nhwc" && loader != "nchw")
+        throw invalidArgument("config.aLoader", loader, "expected gather, patch, packed, nhwc or nchw");
     c.aLoader = loader == "patch"    ? ALoader::Patch
                 : loader == "packed" ? ALoader::Packed
                 : loader == "nhwc"   ? ALoader::Nhwc
+                : loader == "nchw"   ? ALoader::Nchw
                                      : ALoader::Gather;
     if (!j.contains("bGlobal") || !j.at("bGlobal").is_boolean())
         throw invalidArgument("config.bGlobal", j.contains("bGlobal") ? j.at("bGlobal").dump() : "missing",
