@@ -2,9 +2,11 @@
 // a 1x1 convolution (pad 0, groups 1, any stride) reads A straight from the fp32 NCHW input, with
 // no packing pass. There A[m][c] = x[image][c][oh*SH][ow*SW]: a K slice is BK channels, and for
 // stride 1 the pixels of one channel are consecutive addresses, so the tile is column-major in
-// memory. Each load unit is one channel and 4 consecutive rows m..m+3 (one 16-byte load where the
-// 4 pixels are consecutive whole vectors: stride 1 and OUT_HW a multiple of 4, so that a run of 4
-// never straddles two images; 4 scalar loads elsewhere). The fp32 values stay in registers through
+// memory. Each load unit is one channel and 4 rows of the tile: with stride 1 and OUT_HW a
+// multiple of 4, 4 consecutive rows m..m+3, one 16-byte load (a run of 4 never straddles two
+// images); elsewhere 4 scalar loads of rows a quarter tile apart, so that each load instruction
+// of a subgroup reads consecutive pixels (consecutive rows per thread would spread one
+// instruction over 4x the cache lines). The fp32 values stay in registers through
 // the kernel's two-slice prefetch and become fp16 only on their way to shared memory, so the
 // conversion never waits on a load. The shared stage is [k][m] (m contiguous), read as
 // column-major A fragments. Channels past C read as zero (they meet B's zero padding rows; an
@@ -34,17 +36,17 @@ shared f16vec4 sA[2 * BK * A_ROW_VEC4];  // [stage][k][m]
 const uint NO_PIXEL = 0xffffffffu;
 // Per load unit: the input offset of channel 0 of each of its 4 pixels (of the first only, for
 // vector loads), NO_PIXEL past the chunk's rows. A unit keeps its channel within the slice and its
-// 4 rows for every slice.
+// 4 rows for every slice: rows q*4 + j of the tile for vector loads, q + j*QUADS_M for scalar ones.
 uint aPixel[A_PER_THREAD * 4];
 uint tileM0, nTile;
 
 void initRows() {
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
-        const uint k = v / QUADS_M, m0 = tileM0 + (v - k * QUADS_M) * 4;
+        const uint k = v / QUADS_M, q = v - k * QUADS_M;
         // All 4 for vector loads too (only the first is read): a constant trip count unrolls.
         [[unroll]] for (uint j = 0; j < 4; ++j) {
-            const uint m = m0 + j;
+            const uint m = tileM0 + (NCHW_VEC4 ? q * 4 + j : q + j * QUADS_M);
             const uint image = m / OUT_HW, pix = m - image * OUT_HW;
             const uint oh = pix / OUT_W, ow = pix - oh * OUT_W;
             // For vector loads (stride 1) the output pixel is the input pixel.
@@ -74,7 +76,15 @@ void loadA(uint t, out vec4 a[A_PER_THREAD]) {
 void storeA(uint stage, vec4 a[A_PER_THREAD]) {
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
-        const uint k = v / QUADS_M;
-        if (v < A_UNITS) sA[(stage * BK + k) * A_ROW_VEC4 + v - k * QUADS_M] = f16vec4(a[i]);
+        const uint k = v / QUADS_M, q = v - k * QUADS_M, row = (stage * BK + k) * A_ROW_VEC4;
+        if (v >= A_UNITS) continue;
+        if (NCHW_VEC4) {
+            sA[row + q] = f16vec4(a[i]);
+        } else {
+            [[unroll]] for (uint j = 0; j < 4; ++j) {
+                const uint m = q + j * QUADS_M;
+                sA[row + m / 4][m % 4] = float16_t(a[i][j]);
+            }
+        }
     }
 }
