@@ -69,15 +69,22 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // its packing pass, whose kernel alone took 0.127 ms of 0.272 on ResNet-50's 1x1 256->128,
     // where the gather kernel took 0.22. Larger tiles read less from L2 per output.
     double factor = 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
-    // The channels-last kernel's best layouts (4+ subgroups; 128x128x32, 128x256x16, 64x64x32).
-    const bool measured = (c.bm == 128 && c.bn == 128 && c.bk == 32) || (c.bm == 128 && c.bn == 256 && c.bk == 16) ||
-                          (c.bm == 64 && c.bn == 64 && c.bk == 32) || (c.bm == 128 && c.bn == 64 && c.bk == 32);
-    factor *= c.warpsM * c.warpsN < 4 ? 1.6 : measured ? 1.0 : 1.15;
+    // The channels-last kernel's best layout of each of its best tiles (kernel-lab on the H200);
+    // other layouts of 4+ subgroups close behind, fewer subgroups left the SM idle.
+    static constexpr uint32_t kBest[][5] = {
+        {128, 128, 32, 1, 4}, {128, 256, 16, 2, 8}, {64, 64, 32, 2, 4}, {128, 64, 32, 4, 2}};
+    bool best = false;
+    for (const auto& l : kBest)
+        best |= c.bm == l[0] && c.bn == l[1] && c.bk == l[2] && c.warpsM == l[3] && c.warpsN == l[4];
+    factor *= c.warpsM * c.warpsN < 4 ? 1.6 : best ? 1.0 : 1.1;
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
-    // A's fp32 registers cost twice the channels-last loader's fp16 words: a kernel whose
-    // estimate leaves less than the compiler's ~60 registers of the 255 spills.
+    // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
+    // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's
+    // own (the channels-last kernel: estimate 192 of 255 used at 128 threads; estimate 80 fit
+    // the 128 of 512 threads); past it the kernel spills.
     const uint32_t registers = nchwRegisterEstimate(c, p);
-    factor *= registers > 192 ? 4.0 : registers > 160 ? 1.1 : 1.0;
+    const uint32_t budget = std::min(255u, 65536u / std::max(c.threads(), 1u));
+    factor *= registers + 48 <= budget ? 1.0 : registers + 32 <= budget ? 1.1 : 4.0;
     // Scalar loads (strided, or output planes of no multiple of 4 pixels): 4 loads of 4 bytes
     // instead of one of 16, and for a stride every other word of a cache line unused.
     if (!nchwVectorLoads(p)) factor *= 1.2;

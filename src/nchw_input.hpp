@@ -35,7 +35,7 @@ double nchwCost(const KernelConfig& config, const DeviceInfo& device, const Conv
 
 // Registers a thread of the kernel holds for its accumulators and the two prefetched slices of A
 // (fp32, with their input offsets) and B: an estimate, without the addresses and fragments the
-// compiler adds (on NVIDIA about 60 more).
+// compiler adds (on NVIDIA 48-64 more).
 uint32_t nchwRegisterEstimate(const KernelConfig& config, const ConvProblem& problem);
 
 // shaders/conv2d_coopmat_nhwc.comp with VKCONV_NCHW_INPUT

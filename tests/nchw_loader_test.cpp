@@ -4,6 +4,8 @@
 // correctness, chunking and validation suites (the "nchw" variant, tests/conv_check.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config_select.hpp"  // src/
 #include "nchw_input.hpp"     // src/
 #include "tuning_fakes.hpp"
@@ -72,8 +74,8 @@ TEST(NchwLoader, HeuristicPrefersItForResNet50PointwiseLayersOnAGpu) {
                                  pointwise(1024, 512, 7, 2048, 1), pointwise(128, 512, 28, 1024, 2)}) {
         const KernelConfig c = detail::selectConfig(Path::CoopMatF16, d, p).config;
         EXPECT_EQ(c.aLoader, ALoader::Nchw) << p.str() << ": " << c.str();
-        // Its fp32 registers leave the compiler room (no spilling on NVIDIA's 255).
-        EXPECT_LE(detail::nchwRegisterEstimate(c, p), 192u) << c.str();
+        // Its fp32 registers leave the compiler room (NVIDIA: 255 a thread, 64K a workgroup).
+        EXPECT_LE(detail::nchwRegisterEstimate(c, p) + 48, std::min(255u, 65536u / c.threads())) << c.str();
     }
 }
 
