@@ -14,9 +14,9 @@
 #      VKCONV_REQUIRE_COOPMAT=1 so that a fast-path case without cooperative matrices fails;
 #      any skipped test there fails the run, and so does any difference between the number of
 #      cases that ran a cooperative-matrix kernel and the number the suite intends (its fast,
-#      bf16, packed, breg and nhwc cases; the summary shows both). Then, in the same root, the CLI
-#      test with --precision fast (cooperative matrices required) and a cooperative-matrix
-#      `vkconv sweep` of a small problem (tests/sweep_e2e.sh)
+#      bf16, packed, breg, nhwc and nchw cases; the summary shows both). Then, in the same
+#      root, the CLI test with --precision fast (cooperative matrices required) and a
+#      cooperative-matrix `vkconv sweep` of a small problem (tests/sweep_e2e.sh)
 #   5. the portability suite (tests/portability_test.cpp: every path and every shipped profile,
 #      under the validation layer) at lavapipe's subgroup sizes 4, 8 and 16
 #      (LP_NATIVE_VECTOR_WIDTH=128/256/512), on the system lavapipe and in the Mesa 26 root; there
@@ -236,7 +236,7 @@ for ((i = 0; i < SHARDS; i++)); do
 done
 RUNS+=("mesa26-lavapipe $passed $failed $skipped")
 log "Mesa 26: $passed passed, $failed failed, $skipped skipped"
-# Every case the suite registers as a cooperative-matrix case (fast, bf16, packed, breg, nhwc) must have
+# Every case the suite registers as a cooperative-matrix case (fast, bf16, packed, breg, nhwc, nchw) must have
 # run one; a fast case that ran fp32 has already failed, this checks that none went missing.
 COOP_LINE="$coop_ran ran a cooperative-matrix kernel, the suite intends $coop_intended"
 log "Mesa 26 cooperative-matrix cases: $COOP_LINE"

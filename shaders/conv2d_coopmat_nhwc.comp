@@ -13,6 +13,11 @@
 // slices' words in registers, so a slice's global loads are in flight while the two slices before
 // it are multiplied. One barrier per slice. Bias is the accumulators' starting value; the epilogue
 // writes the accumulators straight to the NCHW output (coopmat_store_direct.glsl).
+//
+// Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
+// multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
+// straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
+// set's element), A_PER_THREAD, initRows(), loadA(), storeA() and the shared stage sA.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -20,31 +25,40 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_16bit_storage : require
 
+#ifndef VKCONV_NCHW_INPUT
 #define VKCONV_OWN_INPUT
+#endif
 #define VKCONV_OWN_WEIGHTS
 #include "conv_problem.glsl"
 #include "nhwc_input.glsl"
 #include "coopmat_tile.glsl"
 #include "coopmat_store_direct.glsl"
 
-layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_words[]; };
 layout(set = 0, binding = 1, std430) readonly buffer WeightWords { uvec4 weight_words[]; };
 
-const uint BK_WORDS = BK / 8;         // 16-byte words of a row's K slice
-const uint BN_WORDS = BN / 8;
-// Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
-const uint A_ROW_WORDS = BK_WORDS + 1;
+const uint BN_WORDS = BN / 8;  // 16-byte words of a row of B's K slice
 const uint B_ROW_WORDS = BN_WORDS + 1;
-shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
 shared uvec4 sB[2 * BK * B_ROW_WORDS];  // [stage][k][n]
 shared float sBias[BN];
 
-const uint A_WORDS = BM * BK_WORDS;
 const uint B_WORDS = BK * BN_WORDS;
-const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
 const uint B_PER_THREAD = (B_WORDS + THREADS - 1) / THREADS;
+// NHWC_C: C padded to a multiple of BK (the NCHW loader reads the channels past C as zero).
 const uint TAP_SLICES = NHWC_C / BK;
 const uint SLICES = KERNEL_R * KERNEL_S * TAP_SLICES;
+
+#ifdef VKCONV_NCHW_INPUT
+#include "nchw_input.glsl"
+#else
+layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_words[]; };
+
+#define A_REG uvec4
+const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice
+// Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
+const uint A_ROW_WORDS = BK_WORDS + 1;
+shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
+const uint A_WORDS = BM * BK_WORDS;
+const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
 
 // The A rows this thread loads: the packed pixel index of the row's image and the input row and
 // column of tap (0, 0); rows past M get a row that no tap brings inside the image.
@@ -64,7 +78,7 @@ void initRows() {
     }
 }
 
-void loadSlice(uint t, out uvec4 a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
+void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
     const uint tap = t / TAP_SLICES, cWord = (t - tap * TAP_SLICES) * BK_WORDS;
     const uint r = tap / KERNEL_S, s = tap - r * KERNEL_S;
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
@@ -74,6 +88,18 @@ void loadSlice(uint t, out uvec4 a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
         const uint pixel = aImage[i] + uint(ih) * IN_W + uint(iw);
         a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * NHWC_WORDS + cWord + v % BK_WORDS] : uvec4(0);
     }
+}
+
+void storeA(uint stage, uvec4 a[A_PER_THREAD]) {
+    [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
+        const uint v = gl_LocalInvocationIndex + i * THREADS;
+        if (v < A_WORDS) sA[(stage * BM + v / BK_WORDS) * A_ROW_WORDS + v % BK_WORDS] = a[i];
+    }
+}
+#endif
+
+void loadSlice(uint t, out A_REG a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
+    loadA(t, a);
     [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const uint k = t * BK + v / BN_WORDS;
@@ -81,11 +107,8 @@ void loadSlice(uint t, out uvec4 a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
     }
 }
 
-void storeSlice(uint stage, uvec4 a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
-    [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
-        const uint v = gl_LocalInvocationIndex + i * THREADS;
-        if (v < A_WORDS) sA[(stage * BM + v / BK_WORDS) * A_ROW_WORDS + v % BK_WORDS] = a[i];
-    }
+void storeSlice(uint stage, A_REG a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
+    storeA(stage, a);
     [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         if (v < B_WORDS) sB[(stage * BK + v / BN_WORDS) * B_ROW_WORDS + v % BN_WORDS] = b[i];
@@ -97,8 +120,13 @@ void multiplySlice(uint stage, uint warpM, uint warpN) {
     [[unroll]] for (uint kk = 0; kk < BK; kk += MMA_K) {
         coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a[FRAG_M];
         [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
+#ifdef VKCONV_NCHW_INPUT
+            coopMatLoad(a[i], sA, (stage * BK + kk) * A_ROW_VEC4 + (warpM * WARP_TILE_M + i * MMA_M) / 4,
+                        A_ROW_VEC4, gl_CooperativeMatrixLayoutColumnMajor);
+#else
             coopMatLoad(a[i], sA, (stage * BM + warpM * WARP_TILE_M + i * MMA_M) * A_ROW_WORDS + kk / 8,
                         A_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
+#endif
         [[unroll]] for (uint j = 0; j < FRAG_N; ++j) {
             coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> b;
             coopMatLoad(b, sB, (stage * BK + kk) * B_ROW_WORDS + (warpN * WARP_TILE_N + j * MMA_N) / 8,
@@ -129,7 +157,8 @@ void main() {
     initFragmentPositions();
     initRows();
 
-    uvec4 a0[A_PER_THREAD], b0[B_PER_THREAD], a1[A_PER_THREAD], b1[B_PER_THREAD];
+    A_REG a0[A_PER_THREAD], a1[A_PER_THREAD];
+    uvec4 b0[B_PER_THREAD], b1[B_PER_THREAD];
     loadSlice(0, a0, b0);
     if (SLICES > 1) loadSlice(1, a1, b1);
     storeSlice(0, a0, b0);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "grouped_direct.hpp"
+#include "nchw_input.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "vkconv/error.hpp"
@@ -54,8 +55,11 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
             shape.result != ScalarType::F32)
             continue;
         // The channels-last loader: the general kernel, two stages, warp tiles of 2 to 32
-        // fragments.
-        if (p.groups == 1)
+        // fragments; for 1x1 convolutions also the same kernel reading the NCHW input directly.
+        std::vector<ALoader> channelLoaders;
+        if (p.groups == 1) channelLoaders.push_back(ALoader::Nhwc);
+        if (nchwProblemSupport(p).empty()) channelLoaders.push_back(ALoader::Nchw);
+        for (ALoader loader : channelLoaders)
             for (uint32_t sg : subgroupSizes)
                 for (auto [bm, bn] : std::initializer_list<std::pair<uint32_t, uint32_t>>{
                          {32, 64}, {64, 32}, {64, 64}, {64, 128}, {128, 64}, {128, 128}, {32, 128},
@@ -67,7 +71,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 if (warps < 2 || warps > 16 || bk % shape.k) continue;
                                 KernelConfig c;
                                 c.path = path;
-                                c.aLoader = ALoader::Nhwc;
+                                c.aLoader = loader;
                                 c.bm = bm, c.bn = bn, c.bk = bk;
                                 c.warpsM = wm, c.warpsN = wn;
                                 c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
@@ -227,6 +231,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Nchw) return nchwCost(c, d, p);
     if (c.path != Path::Fp32 && c.aLoader == ALoader::Nhwc) {
         // Work on the padded K (C rounded up to BK per tap).
         const double kNhwc = double(p.kernelH * p.kernelW) * nhwcChannels(p, c.bk);

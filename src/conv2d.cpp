@@ -12,6 +12,7 @@
 #include "conv_plan.hpp"
 #include "grouped_direct.hpp"
 #include "kernels.hpp"
+#include "nchw_input.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "pipeline.hpp"
@@ -269,6 +270,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
                             : c.path == Path::Fp32         ? prepareFp32Kernel(problem, c, weight)
                             : c.aLoader == ALoader::Packed ? preparePackedCoopMatKernel(problem, c, weight)
                             : c.aLoader == ALoader::Nhwc   ? prepareNhwcCoopMatKernel(problem, c, weight)
+                            : c.aLoader == ALoader::Nchw   ? prepareNchwCoopMatKernel(problem, c, weight)
                                                            : prepareCoopMatKernel(problem, c, weight);
     if (kernel.packInput) {
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);

@@ -6,6 +6,7 @@
 
 #include "checked_math.hpp"
 #include "grouped_direct.hpp"
+#include "nchw_input.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "vkconv/error.hpp"
@@ -101,6 +102,7 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     };
     if (path == Path::Fp32) return total((u128(bk) * bm + u128(bk) * bn) * 4);
     if (aLoader == ALoader::Nhwc) return detail::nhwcSharedMemoryBytes(*this);
+    if (aLoader == ALoader::Nchw) return detail::nchwSharedMemoryBytes(*this);
     // The layouts below divide by these.
     if (bm == 0) throw invalidArgument("config.bm", bm, "must be >= 1");
     if (bk == 0) throw invalidArgument("config.bk", bk, "must be >= 1");
@@ -137,6 +139,7 @@ std::string KernelConfig::str() const {
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
     if (path != Path::Fp32 && aLoader == ALoader::Nhwc) s << " nhwc";
+    if (path != Path::Fp32 && aLoader == ALoader::Nchw) s << " nchw";
     if (path != Path::Fp32 && bRegisters) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
@@ -198,6 +201,9 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     }
     if (c.aLoader == ALoader::Nhwc) {
         if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
+    }
+    if (c.aLoader == ALoader::Nchw) {
+        if (std::string why = detail::nchwCanImplement(c, d, p); !why.empty()) return why;
     }
     if (c.aLoader == ALoader::Packed && (c.stages > 2 || c.bGlobal || c.sLanes != 1))
         return "the packed loader takes one or two stages, no bglobal, no lanes";

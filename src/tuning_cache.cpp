@@ -36,7 +36,10 @@ constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
 const char* toString(ALoader a) {
-    return a == ALoader::Packed ? "packed" : a == ALoader::Nhwc ? "nhwc" : "gather";
+    return a == ALoader::Packed ? "packed"
+           : a == ALoader::Nhwc ? "nhwc"
+           : a == ALoader::Nchw ? "nchw"
+                                : "gather";
 }
 
 json configObject(const KernelConfig& c) {
@@ -83,10 +86,13 @@ KernelConfig configFromObject(const json& j) {
     if (loader == "patch")
         throw invalidArgument("config.aLoader", loader,
                               "the patch loader was removed (slower than gather, wrong on NVIDIA); "
-                              "expected gather, packed or nhwc");
-    if (loader != "gather" && loader != "packed" && loader != "nhwc")
-        throw invalidArgument("config.aLoader", loader, "expected gather, packed or nhwc");
-    c.aLoader = loader == "packed" ? ALoader::Packed : loader == "nhwc" ? ALoader::Nhwc : ALoader::Gather;
+                              "expected gather, packed, nhwc or nchw");
+    if (loader != "gather" && loader != "packed" && loader != "nhwc" && loader != "nchw")
+        throw invalidArgument("config.aLoader", loader, "expected gather, packed, nhwc or nchw");
+    c.aLoader = loader == "packed" ? ALoader::Packed
+                : loader == "nhwc" ? ALoader::Nhwc
+                : loader == "nchw" ? ALoader::Nchw
+                                   : ALoader::Gather;
     if (!j.contains("bGlobal") || !j.at("bGlobal").is_boolean())
         throw invalidArgument("config.bGlobal", j.contains("bGlobal") ? j.at("bGlobal").dump() : "missing",
                               "expected true or false");

@@ -98,8 +98,8 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
         // Where B lives: staged or global for the gather loader; staged or in registers for the
         // packed one (whose workgroups then walk tilesPerWorkgroup tiles).
         KernelConfig otherB = current;
-        if (current.aLoader == ALoader::Nhwc) {
-            otherB.aLoader = ALoader::Gather;  // the channels-last loader's own alternative
+        if (current.aLoader == ALoader::Nhwc || current.aLoader == ALoader::Nchw) {
+            otherB.aLoader = ALoader::Gather;  // the channels-last loaders' own alternative
             otherB.stages = 1;
         } else if (current.aLoader == ALoader::Packed) {
             otherB.bRegisters = !current.bRegisters;

@@ -24,6 +24,7 @@ std::string variantName(Variant variant) {
         case Variant::Packed: return "packed";
         case Variant::PackedBRegisters: return "breg";
         case Variant::Nhwc: return "nhwc";
+        case Variant::Nchw: return "nchw";
     }
     return "?";
 }
@@ -41,18 +42,59 @@ bool hasShape(const DeviceInfo& d, ScalarType operand) {
     return false;
 }
 
+// The NCHW loader's cases (its cooperative-matrix pipelines compile slowly on lavapipe: a few
+// problems, chosen to cover what the loader distinguishes) and the configuration each checks:
+// the heuristic's; one with 4 subgroups, so that each thread loads several units of 4 pixels a
+// K slice; or the heuristic's with the M tile cut to one fragment row a subgroup, so that the
+// workgroup has more threads than units and some load none.
+enum class NchwConfig { None, Heuristic, FewSubgroups, ThinTile };
+
+NchwConfig nchwVariantConfigKind(const std::string& problem) {
+    static const std::pair<const char*, NchwConfig> cases[] = {
+        // 16-byte loads: 3 images of 16 pixels (tiles across images), C = 1 (the other channels
+        // of the K slice masked), K = 1.
+        {"k1_c1_1x1", NchwConfig::ThinTile},
+        // 16-byte loads, 2 images, one K slice.
+        {"k1x1_c16_k32", NchwConfig::FewSubgroups},
+        // 16-byte loads, no bias, a partial M tile, two K slices.
+        {"no_bias_1x1", NchwConfig::Heuristic},
+        // Scalar loads (planes of 49 pixels), 16 K slices.
+        {"k1x1_c256_k64", NchwConfig::Heuristic},
+        // Scalar loads (a plane of 257 pixels), C = 33 (3 slices, the last mostly masked), partial
+        // M and N tiles.
+        {"gemm_m257_n129_k33", NchwConfig::FewSubgroups},
+        // Stride 2: scalar loads over 2 images of 7x7 outputs (tiles across images).
+        {"resnet_like_downsample", NchwConfig::Heuristic},
+        // Several chunks (the chunking suite's 1 MiB ranges): 16-byte loads from each chunk's
+        // offset.
+        {"k1x1_chunks", NchwConfig::Heuristic},
+    };
+    for (const auto& [name, kind] : cases)
+        if (problem == name) return kind;
+    return NchwConfig::None;
+}
+
 // The forced-loader variants' configuration: the heuristic's best with that loader (and, packed,
-// that B placement).
-std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const ConvProblem& p, Variant variant) {
+// that B placement; NCHW, the kind of configuration its problem checks).
+std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem& named, Variant variant) {
+    const ConvProblem& p = named.problem;
     const bool packed = variant == Variant::Packed || variant == Variant::PackedBRegisters;
     const bool bRegisters = variant == Variant::PackedBRegisters;
+    const ALoader loader = packed ? ALoader::Packed : variant == Variant::Nchw ? ALoader::Nchw : ALoader::Nhwc;
+    const NchwConfig nchwKind = variant == Variant::Nchw ? nchwVariantConfigKind(named.name) : NchwConfig::None;
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
+    if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
     std::optional<KernelConfig> best;
     double bestCost = 0;
     for (const auto& c : detail::candidateConfigs(Path::CoopMatF16, d, p)) {
-        if (c.aLoader != (packed ? ALoader::Packed : ALoader::Nhwc) || c.bRegisters != bRegisters) continue;
+        if (c.aLoader != loader || c.bRegisters != bRegisters) continue;
+        if (nchwKind == NchwConfig::FewSubgroups && c.warpsM * c.warpsN != 4) continue;
         const double cost = detail::heuristicCost(c, d, p);
         if (!best || cost < bestCost) best = c, bestCost = cost;
+    }
+    if (best && nchwKind == NchwConfig::ThinTile) {
+        best->bm = best->warpsM * best->mmaM;
+        if (!canImplement(*best, d, p).empty()) return std::nullopt;
     }
     // Several M tiles a workgroup, a number that divides neither the tiles nor the grid, so that
     // the kernel's strided walk over the tiles and its early end are checked (the heuristic
@@ -94,7 +136,7 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
         for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16, Variant::Packed,
-                                Variant::PackedBRegisters, Variant::Nhwc}) {
+                                Variant::PackedBRegisters, Variant::Nhwc, Variant::Nchw}) {
             const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
             if (variant == Variant::CoopMatBF16) {
                 if (!d || !d->coopMatKhr || !d->shaderBFloat16 || !hasShape(*d, ScalarType::BF16) ||
@@ -102,7 +144,7 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
                     continue;
             }
             const bool forced = variant == Variant::Packed || variant == Variant::PackedBRegisters ||
-                                variant == Variant::Nhwc;
+                                variant == Variant::Nhwc || variant == Variant::Nchw;
             const std::optional<DeviceInfo> seen =
                 d ? std::optional<DeviceInfo>(profile ? applyProfile(*d, *profile) : *d) : std::nullopt;
             for (const auto& p : problems) {
@@ -110,7 +152,7 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
                 // is forced on the hand-picked problems; the random ones reach it through Fast,
                 // wherever the heuristic picks it.
                 if (variant == Variant::Nhwc && p.name.rfind("random_", 0) == 0) continue;
-                if (forced && !(seen && loaderConfig(*seen, p.problem, variant))) continue;
+                if (forced && !(seen && loaderConfig(*seen, p, variant))) continue;
                 // On a device with cooperative matrices, a problem the suite expects Fast to run
                 // on fp32 is its own variant. (Without them, Fast cases skip, saying so, or fail
                 // where VKCONV_REQUIRE_COOPMAT=1 says the device must have them.)
@@ -150,8 +192,9 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
 
     ConvOptions options;
     options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
-    if (variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc) {
-        const auto config = loaderConfig(device, p, variant);
+    if (variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
+        variant == Variant::Nchw) {
+        const auto config = loaderConfig(device, named, variant);
         if (!config) {
             // Registered only where one fits the device; a profile's narrowed limits (the
             // chunking suite's 1 MiB buffers) can still leave none.

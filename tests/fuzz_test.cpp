@@ -173,8 +173,8 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
                               &c.mmaM,   &c.mmaN,   &c.mmaK, &c.stages, &c.sLanes,
                               &c.tilesPerWorkgroup, &c.subgroupSize};
         for (uint32_t* f : fields) *f = fuzzField(rng);
-        const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc};
-        c.aLoader = loaders[rng.uniformInt(0, 2)];
+        const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
+        c.aLoader = loaders[rng.uniformInt(0, 3)];
         c.bRegisters = rng.uniformInt(0, 1), c.bGlobal = rng.uniformInt(0, 1);
         std::string why;
         try {

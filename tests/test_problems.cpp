@@ -213,6 +213,9 @@ std::vector<NamedProblem> chunkingProblems() {
         // 64 KiB images: 15 per chunk once the alignment slack is taken off, 3 chunks.
         {"aligned_images_3_chunks", noBias(pad({33, 4, 64, 64, 4, 3, 3}, 1, 1))},
         {"strided_dilated_chunks", pad(dilation(stride({7, 5, 97, 89, 6, 3, 3}, 2, 2), 2, 2), 2, 2)},
+        // 1x1 over 10800-byte input images (an odd multiple of 16 bytes): 36 images per chunk by
+        // the output, 3 chunks; the NCHW loader's 16-byte loads from each chunk's offset.
+        {"k1x1_chunks", noBias({100, 3, 30, 30, 8, 1, 1})},
     };
     std::vector<NamedProblem> out;
     uint64_t seed = 5000;

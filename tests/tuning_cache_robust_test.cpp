@@ -12,6 +12,7 @@
 #include "config_select.hpp"    // src/: candidate configurations of each loader
 #include "kernel_identity.hpp"  // src/: the SPIR-V hash an entry records
 #include "kernels.hpp"          // src/: the shaders each kernel's prepare function names
+#include "nchw_input.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "temp_dir.hpp"
@@ -306,6 +307,18 @@ TEST(TuningCacheRobust, KernelShadersMatchThePreparedPipelines) {
         }
     }
     EXPECT_TRUE(gather && packed && breg && nhwc) << "the fake device offers every loader for this problem";
+    // The NCHW loader serves 1x1 convolutions only.
+    ConvProblem pointwise = problem;
+    pointwise.kernelH = pointwise.kernelW = 1, pointwise.padH = pointwise.padW = 0;
+    bool nchw = false;
+    for (const KernelConfig& c : detail::candidateConfigs(Path::CoopMatF16, device, pointwise))
+        if (c.aLoader == ALoader::Nchw && !nchw) {
+            nchw = true;
+            const detail::PreparedKernel k = detail::prepareNchwCoopMatKernel(pointwise, c, weight.data());
+            EXPECT_FALSE(k.packInput) << "the NCHW loader has no packing pass";
+            EXPECT_EQ(names(c), std::vector<std::string>{k.pipeline.shader});
+        }
+    EXPECT_TRUE(nchw) << "the fake device offers the NCHW loader for a 1x1 problem";
 }
 
 // On each real device: a Conv2d planned without a configuration does not use an entry of another

@@ -75,6 +75,8 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     expectSameFields(configFromJson(configToJson(c)), c);
     c.aLoader = ALoader::Packed;
     expectSameFields(configFromJson(configToJson(c)), c);
+    c.aLoader = ALoader::Nchw;
+    expectSameFields(configFromJson(configToJson(c)), c);
     KernelConfig direct;
     direct.fp32Kernel = Fp32Kernel::GroupedDirect;
     direct.directThreadsW = 56, direct.directThreadsH = 4, direct.directVecW = 2, direct.directRows = 8;

@@ -76,7 +76,8 @@ void bindConfig(nb::module_& m) {
     nb::enum_<ALoader>(m, "ALoader", "How the cooperative-matrix kernel fills its A (im2col) tile.")
         .value("GATHER", ALoader::Gather)
         .value("PACKED", ALoader::Packed)
-        .value("NHWC", ALoader::Nhwc);
+        .value("NHWC", ALoader::Nhwc)
+        .value("NCHW", ALoader::Nchw);
 
     nb::class_<KernelConfig>(m, "KernelConfig",
                              "A kernel configuration (include/vkconv/kernel_config.hpp): path, workgroup tile\n"

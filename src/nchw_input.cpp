@@ -1,0 +1,119 @@
+#include "nchw_input.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "nhwc_input.hpp"
+
+namespace vkconv::detail {
+
+std::string nchwProblemSupport(const ConvProblem& p) {
+    if (p.kernelH != 1 || p.kernelW != 1 || p.padH != 0 || p.padW != 0 || p.groups != 1)
+        return "the NCHW loader serves 1x1 kernels with padding 0 and groups 1";
+    return "";
+}
+
+bool nchwVectorLoads(const ConvProblem& p) {
+    return p.strideH == 1 && p.strideW == 1 && p.outHeight() * p.outWidth() % 4 == 0;
+}
+
+std::string nchwCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (std::string why = nchwProblemSupport(p); !why.empty()) return why;
+    if (c.bk % 8 || c.bn % 8) return "the NCHW loader needs BK and BN multiples of 8 (16-byte words of B)";
+    if (c.bm % 4) return "the NCHW loader needs BM a multiple of 4 (runs of 4 pixels)";
+    if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.bRegisters || c.tilesPerWorkgroup != 1)
+        return "the NCHW loader takes two stages, no bglobal, lanes, breg or tiles";
+    // The channels past C are masked loads, but still matrix work: refuse more than 2x.
+    if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))
+        return "C = " + std::to_string(p.inChannels) + " padded to BK " + std::to_string(c.bk) +
+               " would more than double the GEMM K";
+    // The vector loads need each chunk's first element 16-byte aligned: chunks start at whole
+    // images (a multiple of 16 bytes here) and bound ranges at a multiple of the alignment, which
+    // Vulkan makes a power of two; a device reporting another value would break that.
+    const uint64_t align = d.minStorageBufferOffsetAlignment;
+    if (nchwVectorLoads(p) && align > 16 && (align & (align - 1)))
+        return "minStorageBufferOffsetAlignment " + std::to_string(align) + " is not a power of two";
+    if (uint64_t(nhwcChannels(p, c.bk)) * roundUp(uint64_t(p.outChannels), c.bn) * 2 > (1ull << 31))
+        return "the packed weights exceed 2 GiB";
+    return "";
+}
+
+uint32_t nchwSharedMemoryBytes(const KernelConfig& c) {
+    // shaders/nchw_input.glsl: sA[2][BK][BM/4 + 2] f16vec4 (8 bytes); conv2d_coopmat_nhwc.comp:
+    // sB[2][BK][BN/8 + 1] 16-byte words, sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
+    const uint64_t bytes = 2ull * c.bk * (c.bm / 4 + 2) * 8 + 2ull * c.bk * (c.bn / 8 + 1) * 16 +
+                           uint64_t(c.bn) * 4 + uint64_t(c.mmaM) * c.mmaN * 4;
+    return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
+}
+
+uint32_t nchwRegisterEstimate(const KernelConfig& c, const ConvProblem& p) {
+    const uint32_t threads = std::max(c.threads(), 1u);
+    const uint32_t accumulators = c.bm * c.bn / threads;
+    const uint32_t aUnits = (c.bk * (c.bm / 4) + threads - 1) / threads;  // 4 pixels of one channel
+    const uint32_t bWords = (c.bk * (c.bn / 8) + threads - 1) / threads;  // 8 halves
+    return accumulators + aUnits * (2 * 4 + (nchwVectorLoads(p) ? 1 : 4)) + bWords * 2 * 4;
+}
+
+double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    const double mTiles = std::ceil(double(p.gemmM()) / c.bm), nTiles = std::ceil(double(p.gemmN()) / c.bn);
+    const double work = mTiles * c.bm * nTiles * c.bn * nhwcChannels(p, c.bk);
+    const double workgroups = mTiles * nTiles;
+    const double slots = d.isCpu() ? 16.0 : 512.0;
+    const double underfill = workgroups < slots ? slots / workgroups : 1.0;
+    const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+    // On a CPU device the matrix units are emulated and the pipeline compile dominates: the
+    // fewest fragments a subgroup, as for the channels-last loader, which this one beats by
+    // its missing packing pass.
+    if (d.isCpu()) return work * (1.0 + fragM * fragN / 4.0) * 0.9 * underfill;
+    // Unmeasured on a GPU: the channels-last kernel's H200 calibration (heuristicCost) without
+    // its packing pass, whose kernel alone took 0.127 ms of 0.272 on ResNet-50's 1x1 256->128,
+    // where the gather kernel took 0.22. Larger tiles read less from L2 per output.
+    double factor = 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
+    // The channels-last kernel's best layout of each of its best tiles (kernel-lab on the H200);
+    // other layouts of 4+ subgroups close behind, fewer subgroups left the SM idle.
+    static constexpr uint32_t kBest[][5] = {
+        {128, 128, 32, 1, 4}, {128, 256, 16, 2, 8}, {64, 64, 32, 2, 4}, {128, 64, 32, 4, 2}};
+    bool best = false;
+    for (const auto& l : kBest)
+        best |= c.bm == l[0] && c.bn == l[1] && c.bk == l[2] && c.warpsM == l[3] && c.warpsN == l[4];
+    factor *= c.warpsM * c.warpsN < 4 ? 1.6 : best ? 1.0 : 1.1;
+    factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
+    // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
+    // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's
+    // own (the channels-last kernel: estimate 192 of 255 used at 128 threads; estimate 80 fit
+    // the 128 of 512 threads); past it the kernel spills.
+    const uint32_t registers = nchwRegisterEstimate(c, p);
+    const uint32_t budget = std::min(255u, 65536u / std::max(c.threads(), 1u));
+    factor *= registers + 48 <= budget ? 1.0 : registers + 32 <= budget ? 1.1 : 4.0;
+    // Scalar loads (strided, or output planes of no multiple of 4 pixels): 4 loads of 4 bytes
+    // instead of one of 16, and for a stride every other word of a cache line unused.
+    if (!nchwVectorLoads(p)) factor *= 1.2;
+    return work * factor * underfill;
+}
+
+std::vector<VkSpecializationMapEntry> CoopMatNchwKernelSpec::entries() {
+    std::vector<VkSpecializationMapEntry> e = CoopMatKernelSpec::entries();
+    for (auto& entry : e) entry.offset += offsetof(CoopMatNchwKernelSpec, kernel);
+    e.push_back({60, offsetof(CoopMatNchwKernelSpec, channels), 4});
+    e.push_back({61, offsetof(CoopMatNchwKernelSpec, vectorLoads), 4});
+    return e;
+}
+
+PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+    // For a 1x1 kernel the channels-last K order (tap-major, then channel) is the channel alone:
+    // B[c][n], the gather kernel's packing with its rows padded to C rounded up to BK.
+    const uint32_t channels = nhwcChannels(p, c.bk);
+    const uint32_t bCols = roundUp(p.gemmN(), c.bn);
+    CoopMatNchwKernelSpec spec{};
+    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, channels, bCols));
+    spec.channels = channels;
+    spec.vectorLoads = nchwVectorLoads(p) ? VK_TRUE : VK_FALSE;
+    PreparedKernel k;
+    k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
+    k.pipeline.requiredSubgroupSize = c.subgroupSize;
+    k.pipeline.fullSubgroups = true;
+    k.packedWeights = halfBytes(packWeightsKxN(p, weight, channels, bCols));
+    return k;
+}
+
+}  // namespace vkconv::detail

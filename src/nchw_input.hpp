@@ -1,0 +1,53 @@
+// The direct NCHW loader of the channels-last kernel family, for 1x1 convolutions: the kernel of
+// shaders/conv2d_coopmat_nhwc.comp compiled with the A loader of shaders/nchw_input.glsl, which
+// reads A (pixels x channels) straight from the fp32 NCHW input, with no packing pass and no
+// workspace. This file owns everything the loader decides: which problems and configurations it
+// serves, its shared memory, its vector loads and its pipeline.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernels.hpp"
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv::detail {
+
+// The problems the loader serves: 1x1 kernels, padding 0, groups 1 (any stride and dilation).
+// Empty if `problem` is one, else why not.
+std::string nchwProblemSupport(const ConvProblem& problem);
+
+// Whether the kernel loads 4 consecutive pixels of a channel as one 16-byte vector: stride 1 and
+// output planes of a multiple of 4 pixels (a run of 4 then never straddles two images).
+bool nchwVectorLoads(const ConvProblem& problem);
+
+// Empty if `config` (aLoader Nchw) can run `problem` as far as the loader is concerned, else why
+// not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
+std::string nchwCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
+// Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
+uint32_t nchwSharedMemoryBytes(const KernelConfig& config);
+
+// The heuristic's estimated relative cost of `config` (heuristicCost in config_select.cpp).
+double nchwCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
+// Registers a thread of the kernel holds for its accumulators and the two prefetched slices of A
+// (fp32, with their input offsets) and B: an estimate, without the addresses and fragments the
+// compiler adds (on NVIDIA 48-64 more).
+uint32_t nchwRegisterEstimate(const KernelConfig& config, const ConvProblem& problem);
+
+// shaders/conv2d_coopmat_nhwc.comp with VKCONV_NCHW_INPUT
+struct CoopMatNchwKernelSpec {
+    CoopMatKernelSpec kernel;
+    uint32_t channels;    // id 60: NHWC_C, C padded to a multiple of BK (the GEMM K)
+    VkBool32 vectorLoads;  // id 61: NCHW_VEC4
+    static std::vector<VkSpecializationMapEntry> entries();
+};
+
+// The conv kernel, its weights packed as for the channels-last loader (B[c][n] fp16, C padded to
+// BK with zero rows, columns padded to BN). No packing pass.
+PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& problem, const KernelConfig& config, const float* weight);
+
+}  // namespace vkconv::detail
