@@ -246,6 +246,10 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // maxComputeSharedMemorySize; past half of it the GEMM kernels lost a third of their speed
     // (bench/RESULTS.md, heuristicCost's packed-loader rule).
     if (!d.isCpu() && 2.0 * sharedBytes > d.maxSharedMemoryBytes) factor *= 1.45;
+    // Steps of groups one after another, the next one's loads in flight: on the H200 every such
+    // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
+    // layers of the suite, bench/RESULTS.md), so they rank behind it; the sweep can still take one.
+    if (!d.isCpu() && c.directGroupSteps > 1) factor *= 1.1 + 0.05 * c.directGroupSteps;
     // A grid that cannot fill the device: the units left idle.
     const double slots = d.isCpu() ? 16.0 : 512.0;
     const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *

@@ -65,18 +65,18 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // fewest fragments a subgroup, as for the channels-last loader, which this one beats by
     // its missing packing pass.
     if (d.isCpu()) return work * (1.0 + fragM * fragN / 4.0) * 0.9 * underfill;
-    // Unmeasured on a GPU: the channels-last kernel's H200 calibration (heuristicCost) without
-    // its packing pass, whose kernel alone took 0.127 ms of 0.272 on ResNet-50's 1x1 256->128,
-    // where the gather kernel took 0.22. Larger tiles read less from L2 per output.
+    // The channels-last kernel's H200 calibration (heuristicCost) without its packing pass.
     double factor = 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
-    // The channels-last kernel's best layout of each of its best tiles (kernel-lab on the H200);
-    // other layouts of 4+ subgroups close behind, fewer subgroups left the SM idle.
-    static constexpr uint32_t kBest[][5] = {
-        {128, 128, 32, 1, 4}, {128, 256, 16, 2, 8}, {64, 64, 32, 2, 4}, {128, 64, 32, 4, 2}};
-    bool best = false;
-    for (const auto& l : kBest)
-        best |= c.bm == l[0] && c.bn == l[1] && c.bk == l[2] && c.warpsM == l[3] && c.warpsN == l[4];
-    factor *= c.warpsM * c.warpsN < 4 ? 1.6 : best ? 1.0 : 1.1;
+    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/RESULTS.md): the best
+    // tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
+    // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
+    // 16x16x16 instructions and BK 16; where BN is 64 and C at least 128, BK 32 (a slice of 64
+    // columns and 16 channels gives each subgroup two multiplies between barriers). 256-row
+    // tiles, which the tile term above favours, were 10-30% slower on all but one layer.
+    const uint32_t idealBn = p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
+    const uint32_t idealBk = idealBn == 64 && p.inChannels >= 128 ? 32 : 16;
+    const bool preferred = c.bn == idealBn && c.bm == 64 && c.bk == idealBk && c.warpsM == 2 && c.warpsN == 4;
+    factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
     // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
     // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's
