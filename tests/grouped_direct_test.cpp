@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "grouped_direct.hpp"  // src/: groupedDirectServes
 #include "test_devices.hpp"
 #include "test_problems.hpp"
+#include "tuning_fakes.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/device_profile.hpp"
 #include "vkconv/reference.hpp"
@@ -210,6 +212,20 @@ TEST(GroupedDirectRules, HeuristicKeepsWideGroupsOnTheGemmKernel) {
             EXPECT_TRUE(detail::groupedDirectCandidates(device, p).empty()) << p.str();
         }
     }
+}
+
+// On an NVIDIA-like GPU the GEMM tile's cost model undercuts the grouped direct one on tiny
+// problems (one 6x6 image, 2 groups of 16): the grouped direct kernel still leads there, as on the
+// H200's suite run, where the GEMM tile's model had picked it.
+TEST(GroupedDirectRules, HeuristicLeadsWithGroupedDirectWhereItServesOnAGpu) {
+    DeviceInfo gpu = fakeCoopMatDevice(false);
+    const ConvProblem p = problem(1, 32, 6, 6, 32, 3, 3, 2, 1, 1);
+    ASSERT_TRUE(detail::groupedDirectServes(p));
+    const auto choice = detail::selectConfig(Path::Fp32, gpu, p);
+    EXPECT_TRUE(choice.config.groupedDirect()) << choice.config.str();
+    EXPECT_TRUE(std::any_of(choice.weighed.begin(), choice.weighed.end(),
+                            [](const auto& w) { return !w.first.groupedDirect(); }))
+        << "the GEMM tiles stay in the list, for the sweep";
 }
 
 // Every shipped profile (vulkan-minimum: 16 KB, 128 invocations; mobile: 16 KB) leaves grouped
