@@ -269,6 +269,16 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         double layout = c.warpsM * c.warpsN < 4 ? 1.6 : 1.15;
         for (const Layout& l : kMeasured)
             if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN) layout = l.factor;
+        // The 128x128x32 tile's best layout depends on the depth (kernel-lab on the H200's nine
+        // 3x3 layers, bench/RESULTS.md): over fewer than 256 channels 2x4 subgroups (VGG conv2_1
+        // 0.425 against 0.470 ms as 1x4), over 256 or more at stride 1 1x4, ahead of the 128x256
+        // tile (ResNet-50's 3x3/512: 2.360 against 2.493 ms).
+        if (c.bm == 128 && c.bn == 128 && c.bk == 32) {
+            const bool deep = p.inChannels >= 256;
+            if (!deep && c.warpsM == 2 && c.warpsN == 4) layout = 1.0;
+            if (!deep && c.warpsM == 1 && c.warpsN == 4) layout = 1.02;
+            if (deep && p.strideH == 1 && p.strideW == 1 && c.warpsM == 1 && c.warpsN == 4) layout = 0.9;
+        }
         factor *= layout;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
