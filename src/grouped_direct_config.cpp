@@ -246,6 +246,13 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // maxComputeSharedMemorySize; past half of it the GEMM kernels lost a third of their speed
     // (bench/RESULTS.md, heuristicCost's packed-loader rule).
     if (!d.isCpu() && 2.0 * sharedBytes > d.maxSharedMemoryBytes) factor *= 1.45;
+    // Four or more outputs along a row and at most two down a column, read as 16-byte vectors
+    // from shared memory: on the H200 these led wherever a row holds several such strips
+    // (kernel-lab, bench/RESULTS.md: MobileNet's dw 32/112 0.118 ms against 0.141 for the
+    // model's 8x1, ResNeXt's grouped 3x3 0.218-0.235 against 0.266, dw 64/112 stride 2 0.157
+    // against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model, counting
+    // shared-memory wavefronts, ranks behind one output a row.
+    if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28) factor *= 0.8;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/RESULTS.md), so they rank behind it; the sweep can still take one.

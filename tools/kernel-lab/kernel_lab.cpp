@@ -23,6 +23,20 @@
 
 using namespace vkconv;
 
+static const char* kUsage =
+    "kernel-lab: time every candidate configuration of a path for one problem (alexnet1 by default)\n"
+    "  --shape N,C,H,W,K,R,stride,pad[,groups]  the problem (square kernel), not alexnet1\n"
+    "  --batch N          images (default 256; 2 on a CPU device)\n"
+    "  --path P           coopmat-f16 (default) or fp32\n"
+    "  --filter A|B,C     keep configurations whose name contains (A or B) and C\n"
+    "  --ranked           in the heuristic's order, best first (with --limit N: its top N)\n"
+    "  --limit N          time at most N configurations\n"
+    "  --check K          check the K fastest against the CPU reference (default 3)\n"
+    "  --iterations N     timed runs per configuration (default 20)\n"
+    "  --skip MASK        time the chosen configurations again with parts left out (repeatable;\n"
+    "                     KernelConfig::debugSkip: results are then wrong)\n"
+    "  --stats            print the driver's statistics of each pipeline (registers, memory)\n";
+
 // filter: comma-separated terms that must all match; a term is alternatives separated by '|'.
 static bool matches(const std::string& text, const std::string& filter) {
     size_t start = 0;
@@ -66,6 +80,10 @@ int main(int argc, char** argv) try {
         else if (a == "--stats") stats = true;
         else if (a == "--ranked") ranked = true;
         else if (a == "--shape") shape = next();
+        else if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        }
         else throw invalidArgument("argument", a, "unknown");
     }
     ContextOptions options;
