@@ -134,19 +134,24 @@ TEST(TuningCacheRobust, HandEditedConfigIsRefusedByNameNotWrapped) {
     EXPECT_NE(canImplement(big, device, problem), "");
 }
 
+// Saves an fp32 entry for each problem in a fresh cache under `dir`, and returns the file's JSON
+// for the test to edit.
+json savedWithEntries(const TempDir& dir, const DeviceInfo& device, const std::vector<ConvProblem>& problems) {
+    {
+        TuningCache cache(dir.path());
+        for (const ConvProblem& p : problems) cache.put(device, p, TuningEntry{fp32Config(), 1.0, "", ""});
+        cache.save();
+    }
+    return json::parse(readText(dir.file("tuning.json")));
+}
+
 TEST(TuningCacheRobust, MalformedEntryIsIgnoredAndKept) {
     TempDir dir;
     const DeviceInfo device = fakeDevice();
     const ConvProblem good = smallProblem();
     ConvProblem bad = smallProblem();
     bad.batch = 5;
-    {
-        TuningCache cache(dir.path());
-        cache.put(device, good, TuningEntry{fp32Config(), 1.0, "", ""});
-        cache.put(device, bad, TuningEntry{fp32Config(), 1.0, "", ""});
-        cache.save();
-    }
-    json doc = json::parse(readText(dir.file("tuning.json")));
+    json doc = savedWithEntries(dir, device, {good, bad});
     doc["devices"][deviceKey(device)]["entries"][problemKey(bad, Path::Fp32)]["config"]["bm"] = "sixty-four";
     doc["devices"]["another-device"] = "not an object";
     writeText(dir.file("tuning.json"), doc.dump(2));
@@ -194,13 +199,7 @@ TEST(TuningCacheRobust, RemovedPatchLoaderIsRefusedByName) {
     const ConvProblem withTiles = smallProblem();
     ConvProblem withPatch = smallProblem();
     withPatch.batch = 5;
-    {
-        TuningCache cache(dir.path());
-        cache.put(device, withTiles, TuningEntry{fp32Config(), 1.0, "", ""});
-        cache.put(device, withPatch, TuningEntry{fp32Config(), 1.0, "", ""});
-        cache.save();
-    }
-    json doc = json::parse(readText(dir.file("tuning.json")));
+    json doc = savedWithEntries(dir, device, {withTiles, withPatch});
     json& entries = doc["devices"][deviceKey(device)]["entries"];
     json& old = entries[problemKey(withTiles, Path::Fp32)]["config"];
     old["tileH"] = 0, old["tileW"] = 0;
