@@ -19,22 +19,15 @@ bool nchwVectorLoads(const ConvProblem& p) {
 
 std::string nchwCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (std::string why = nchwProblemSupport(p); !why.empty()) return why;
-    if (c.bk % 8 || c.bn % 8) return "the NCHW loader needs BK and BN multiples of 8 (16-byte words of B)";
+    // The channels past C are masked loads, but still matrix work (the family's padding rule).
+    if (std::string why = channelsLastKernelRules(c, p, "the NCHW loader"); !why.empty()) return why;
     if (c.bm % 4) return "the NCHW loader needs BM a multiple of 4 (runs of 4 pixels)";
-    if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.bRegisters || c.tilesPerWorkgroup != 1)
-        return "the NCHW loader takes two stages, no bglobal, lanes, breg or tiles";
-    // The channels past C are masked loads, but still matrix work: refuse more than 2x.
-    if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))
-        return "C = " + std::to_string(p.inChannels) + " padded to BK " + std::to_string(c.bk) +
-               " would more than double the GEMM K";
     // The vector loads need each chunk's first element 16-byte aligned: chunks start at whole
     // images (a multiple of 16 bytes here) and bound ranges at a multiple of the alignment, which
     // Vulkan makes a power of two; a device reporting another value would break that.
     const uint64_t align = d.minStorageBufferOffsetAlignment;
     if (nchwVectorLoads(p) && align > 16 && (align & (align - 1)))
         return "minStorageBufferOffsetAlignment " + std::to_string(align) + " is not a power of two";
-    if (uint64_t(nhwcChannels(p, c.bk)) * roundUp(uint64_t(p.outChannels), c.bn) * 2 > (1ull << 31))
-        return "the packed weights exceed 2 GiB";
     return "";
 }
 

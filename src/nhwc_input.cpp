@@ -12,25 +12,29 @@ uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
     return uint64_t(p.height) * uint64_t(p.width) * nhwcChannels(p, bk) * 2;
 }
 
-std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
-    if (c.bk % 8 || c.bn % 8) return "the channels-last loader needs BK and BN multiples of 8 (16-byte words)";
+std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p, const std::string& loader) {
+    if (c.bk % 8 || c.bn % 8) return loader + " needs BK and BN multiples of 8 (16-byte words)";
     if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.bRegisters || c.tilesPerWorkgroup != 1)
-        return "the channels-last loader takes two stages, no bglobal, lanes, breg or tiles";
+        return loader + " takes two stages, no bglobal, lanes, breg or tiles";
     // Padding C to BK multiplies the GEMM K: refuse more than 2x (3-channel first layers belong
     // to the packed loader, which folds the stride into the channels).
     if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))
         return "C = " + std::to_string(p.inChannels) + " padded to BK " + std::to_string(c.bk) +
                " would more than double the GEMM K";
+    const uint64_t bRows = uint64_t(p.kernelH) * p.kernelW * nhwcChannels(p, c.bk);
+    if (bRows * roundUp(uint64_t(p.outChannels), c.bn) * 2 > (1ull << 31)) return "the packed weights exceed 2 GiB";
+    return "";
+}
+
+std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
+    if (std::string why = channelsLastKernelRules(c, p, "the channels-last loader"); !why.empty()) return why;
     // The packed input of one image is bound as (part of) one buffer range, and word indices
     // are 32-bit in the shader.
     const uint64_t image = nhwcImageBytes(p, c.bk);
     if (image > std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31))
         return "one image's channels-last input (" + std::to_string(image) + " bytes) exceeds maxStorageBufferRange " +
                std::to_string(d.maxStorageBufferRange);
-    const uint64_t bRows = uint64_t(p.kernelH) * p.kernelW * nhwcChannels(p, c.bk);
-    if (bRows * roundUp(uint64_t(p.outChannels), c.bn) * 2 > (1ull << 31))
-        return "the packed weights exceed 2 GiB";
     return "";
 }
 

@@ -21,6 +21,11 @@ uint32_t nhwcChannels(const ConvProblem& problem, uint32_t bk);
 // Bytes of one image of the packed input.
 uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 
+// The rules of the kernel family of shaders/conv2d_coopmat_nhwc.comp that do not depend on how A
+// is loaded (B's 16-byte words, the two-stage pipeline, C padded to BK, the packed weights' size):
+// empty if `config` keeps them, else why not, naming `loader`.
+std::string channelsLastKernelRules(const KernelConfig& config, const ConvProblem& problem, const std::string& loader);
+
 // Empty if `config` (aLoader Nhwc) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
