@@ -21,6 +21,12 @@ std::vector<float> packWeightsKxN(const ConvProblem& p, const float* weight, uin
     return packed;
 }
 
+std::vector<uint8_t> floatBytes(const std::vector<float>& values) {
+    std::vector<uint8_t> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+}
+
 PreparedKernel prepareFp32Kernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
     Fp32KernelSpec spec{};
     const uint32_t bRows = roundUp(p.gemmK(), c.bk), bCols = roundUp(p.gemmN(), c.bn);
@@ -35,9 +41,7 @@ PreparedKernel prepareFp32Kernel(const ConvProblem& p, const KernelConfig& c, co
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_fp32", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
-    const std::vector<float> packed = packWeightsKxN(p, weight, bRows, bCols);
-    k.packedWeights.resize(packed.size() * sizeof(float));
-    std::memcpy(k.packedWeights.data(), packed.data(), k.packedWeights.size());
+    k.packedWeights = floatBytes(packWeightsKxN(p, weight, bRows, bCols));
     return k;
 }
 

@@ -1,7 +1,6 @@
 // The grouped direct kernel's host side: shaders/conv2d_grouped_direct.comp, fp32 weights in the
 // order its workgroups read them.
 #include <algorithm>
-#include <cstring>
 
 #include "kernel_specs.hpp"
 #include "kernels.hpp"
@@ -36,8 +35,7 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_grouped_direct", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
-    k.packedWeights.resize(packed.size() * sizeof(float));
-    std::memcpy(k.packedWeights.data(), packed.data(), k.packedWeights.size());
+    k.packedWeights = floatBytes(packed);
     return k;
 }
 

@@ -46,6 +46,8 @@ uint32_t gemmColumnsPerRow(const KernelConfig& config, const ConvProblem& proble
 uint16_t toHalf(float value);
 // A packed weight matrix as the bytes of its fp16 values.
 std::vector<uint8_t> halfBytes(const std::vector<float>& values);
+// A packed weight matrix as the bytes of its fp32 values (the fp32 kernels).
+std::vector<uint8_t> floatBytes(const std::vector<float>& values);
 
 // The cooperative-matrix kernels' constants (ids 20..34, 40) for `config` over `problem`.
 CoopMatKernelSpec coopMatKernelSpec(const KernelConfig& config, const ProblemSpec& problem);
