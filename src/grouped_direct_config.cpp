@@ -2,7 +2,6 @@
 // how they rank. Must match shaders/conv2d_grouped_direct.comp's constants.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <sstream>
 
 #include "grouped_direct.hpp"
@@ -105,9 +104,6 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
     const uint32_t shared = groupedDirectSharedBytes(c, p);
     if (shared > d.maxSharedMemoryBytes)
         return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
-    if (c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
-        !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize && c.subgroupSize <= d.maxSubgroupSize))
-        return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
     const uint64_t kBlocks = ceilDiv(p.outChannels / p.groups, c.directChannels);
     if (kBlocks > d.maxWorkGroupCount[1])
         return std::to_string(kBlocks) + " channel blocks exceed maxComputeWorkGroupCount[1]";
@@ -164,17 +160,8 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
     std::stable_sort(ranked.begin(), ranked.end());
     std::vector<KernelConfig> out;
     std::vector<bool> taken(all.size(), false);
-    const auto variant = [](const KernelConfig& c) {
-        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps};
-    };
-    const auto tile = [](const KernelConfig& c) {
-        return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW, c.directRows, c.directChannels, c.directGroups};
-    };
-    for (const auto& key : {std::function<std::vector<uint32_t>(const KernelConfig&)>(variant),
-                            std::function<std::vector<uint32_t>(const KernelConfig&)>(tile),
-                            std::function<std::vector<uint32_t>(const KernelConfig&)>([](const KernelConfig&) {
-                                return std::vector<uint32_t>{};
-                            })}) {
+    // One pass per key: the cheapest configuration of each key not taken yet (an empty key: all).
+    const auto takeCheapestOfEach = [&](auto key) {
         std::vector<std::vector<uint32_t>> seen;
         for (const auto& [cost, i] : ranked) {
             if (taken[i] || out.size() >= kMaxCandidates) continue;
@@ -184,7 +171,15 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
             out.push_back(all[i]);
             taken[i] = true;
         }
-    }
+    };
+    takeCheapestOfEach([](const KernelConfig& c) {  // structural variant
+        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps};
+    });
+    takeCheapestOfEach([](const KernelConfig& c) {  // tile
+        return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW,
+                                     c.directRows,     c.directChannels, c.directGroups};
+    });
+    takeCheapestOfEach([](const KernelConfig&) { return std::vector<uint32_t>{}; });
     return out;
 }
 

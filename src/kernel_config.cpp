@@ -252,6 +252,11 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
         return std::string("invalid problem: ") + e.what();
     }
     if (std::string why = fieldOutOfRange(c); !why.empty()) return why;
+    // Both fp32 kernels run at any subgroup size the device can give; the cooperative-matrix
+    // kernels need theirs guaranteed (canImplementCoopMat).
+    if (c.path == Path::Fp32 && c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
+        !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize && c.subgroupSize <= d.maxSubgroupSize))
+        return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
     if (c.groupedDirect()) return detail::canImplementGroupedDirect(c, d, p);
     if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
     // Divisors below: checked before any of them is used.
@@ -281,10 +286,6 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
     std::string why = c.path == Path::Fp32 ? canImplementFp32(c) : canImplementCoopMat(c, d, p);
     if (!why.empty()) return why;
-    if (c.path == Path::Fp32 && c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
-        !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize &&
-          c.subgroupSize <= d.maxSubgroupSize))
-        return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
     uint32_t threads = 0, shared = 0;
     try {
         threads = c.threads();
