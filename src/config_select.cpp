@@ -184,7 +184,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     const double workgroups = mTiles * nTiles * double(p.groups);
     const double slots = d.isCpu() ? 16.0 : 512.0;
     const bool underfilled = workgroups < slots;
-    // Shape factors, calibrated on the H200 (bench/HISTORY.md, 2026-11-21: alexnet1 over 2,500
+    // Shape factors, calibrated on the H200 (bench/history/gather-kernel.md, 2026-11-21: alexnet1 over 2,500
     // configurations, then the benchmark's 30 layers): the A gather and its latency dominate,
     // not the matrix units, so small warp tiles, one stage and the gather loader win.
     double factor;
@@ -193,7 +193,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // stride-1 kernel's padded rows.
         const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk, c.mmaK);
         work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK;
-        // Calibrated on the H200 (bench/HISTORY.md, 2026-11-21, alexnet1): B in registers with
+        // Calibrated on the H200 (bench/history/packed-input-kernel.md, 2026-11-21, alexnet1): B in registers with
         // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed
         // (1.47 ms; 0.73 when its epilogue shared the window); 16x8 instruction shapes were
         // 1.3x slower.
@@ -202,11 +202,11 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= fragM == 2 ? 1.0 : fragM == 1 ? 1.05 : 1.0 + 0.4 * (fragM - 2);
         // B in registers leaves little room: NVIDIA's compiler capped these kernels at 168
         // registers, and every one with 3+ fragment rows a subgroup spilled and took 2.9 ms
-        // (pipeline statistics, bench/HISTORY.md).
+        // (pipeline statistics, bench/history/packed-input-kernel.md).
         if (c.bRegisters && fragM > 2) factor *= 4.0;
         if (c.bRegisters) {
             // The workgroups take the M tiles in turn, tilesPerWorkgroup each. Measured on the
-            // H200 (bench/HISTORY.md, tiles taken in turn): best at about 780 workgroups,
+            // H200 (bench/history/packed-input-kernel.md, tiles taken in turn): best at about 780 workgroups,
             // whatever the batch (alexnet1 N=256: 32 tiles a workgroup, 0.535 ms; N=64: 8
             // tiles, 0.153 ms);
             // 2x, 4x, 8x as many: +3%, +8%, +20%; half as many: +20-25%.
@@ -219,7 +219,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // NVIDIA's compiler sizes its register budget by how many workgroups fit
         // maxComputeSharedMemorySize: the B-in-registers kernel at 24,248 bytes got 166
         // registers (two workgroups an SM), the same kernel with 6 KB of unused shared memory
-        // more 237 (one), 0.59 -> 0.87 ms (H200, bench/HISTORY.md; the gather kernel lost as
+        // more 237 (one), 0.59 -> 0.87 ms (H200, bench/history/packed-input-kernel.md; the gather kernel lost as
         // much past half the limit).
         if (2ull * c.sharedMemoryBytes(p) > d.maxSharedMemoryBytes) factor *= 1.45;
         // Where the packed loader wins: first layers (few channels, short K) whose packing pads

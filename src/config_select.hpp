@@ -15,7 +15,7 @@ namespace vkconv::detail {
 
 // The B-in-registers kernel's M tiles per workgroup that the candidates and the tuner's
 // neighbourhood try (its best on the H200 went from 8 to 32 once the workgroups took the tiles
-// in turn: bench/HISTORY.md, tiles taken in turn).
+// in turn: bench/history/packed-input-kernel.md, tiles taken in turn).
 inline constexpr uint32_t kTilesPerWorkgroupChoices[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 // All configurations of `path` that fit the device and the problem.
