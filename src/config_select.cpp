@@ -255,30 +255,37 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= 1.0 + 32.0 / c.bm + 32.0 / c.bn;
         // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
         // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
-        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones.
+        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. The 128x128x32
+        // tile's best layout depends on the depth (kernel-lab on the H200's nine 3x3 layers,
+        // bench/RESULTS.md): over fewer than 256 channels 2x4 subgroups (VGG conv2_1 0.425
+        // against 0.470 ms as 1x4), over 256 or more at stride 1 1x4, ahead of the 128x256 tile
+        // (ResNet-50's 3x3/512: 2.360 against 2.493 ms). The first entry that matches counts.
+        enum class Depth { Any, Shallow, DeepStride1 };  // C < 256; C >= 256 at stride 1
         struct Layout {
             uint32_t bm, bn, bk, wm, wn;
             double factor;
+            Depth when;
         };
         static constexpr Layout kMeasured[] = {
-            {128, 128, 32, 1, 4, 1.0},   {128, 128, 32, 2, 4, 1.02}, {128, 128, 32, 4, 2, 1.025},
-            {128, 128, 32, 2, 2, 1.045}, {128, 128, 32, 4, 4, 1.06}, {128, 256, 16, 2, 8, 1.0},
-            {128, 256, 16, 4, 4, 1.01},  {128, 256, 16, 2, 4, 1.045}, {64, 64, 32, 2, 4, 1.0},
-            {64, 64, 32, 4, 2, 1.0},     {64, 64, 32, 2, 2, 1.03},   {128, 64, 32, 4, 2, 1.0},
+            {128, 128, 32, 2, 4, 1.0, Depth::Shallow},     {128, 128, 32, 1, 4, 1.02, Depth::Shallow},
+            {128, 128, 32, 1, 4, 0.9, Depth::DeepStride1}, {128, 128, 32, 1, 4, 1.0, Depth::Any},
+            {128, 128, 32, 2, 4, 1.02, Depth::Any},        {128, 128, 32, 4, 2, 1.025, Depth::Any},
+            {128, 128, 32, 2, 2, 1.045, Depth::Any},       {128, 128, 32, 4, 4, 1.06, Depth::Any},
+            {128, 256, 16, 2, 8, 1.0, Depth::Any},         {128, 256, 16, 4, 4, 1.01, Depth::Any},
+            {128, 256, 16, 2, 4, 1.045, Depth::Any},       {64, 64, 32, 2, 4, 1.0, Depth::Any},
+            {64, 64, 32, 4, 2, 1.0, Depth::Any},           {64, 64, 32, 2, 2, 1.03, Depth::Any},
+            {128, 64, 32, 4, 2, 1.0, Depth::Any},
         };
+        const Depth depth = p.inChannels < 256                       ? Depth::Shallow
+                            : p.strideH == 1 && p.strideW == 1 ? Depth::DeepStride1
+                                                                     : Depth::Any;
         double layout = c.warpsM * c.warpsN < 4 ? 1.6 : 1.15;
         for (const Layout& l : kMeasured)
-            if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN) layout = l.factor;
-        // The 128x128x32 tile's best layout depends on the depth (kernel-lab on the H200's nine
-        // 3x3 layers, bench/RESULTS.md): over fewer than 256 channels 2x4 subgroups (VGG conv2_1
-        // 0.425 against 0.470 ms as 1x4), over 256 or more at stride 1 1x4, ahead of the 128x256
-        // tile (ResNet-50's 3x3/512: 2.360 against 2.493 ms).
-        if (c.bm == 128 && c.bn == 128 && c.bk == 32) {
-            const bool deep = p.inChannels >= 256;
-            if (!deep && c.warpsM == 2 && c.warpsN == 4) layout = 1.0;
-            if (!deep && c.warpsM == 1 && c.warpsN == 4) layout = 1.02;
-            if (deep && p.strideH == 1 && p.strideW == 1 && c.warpsM == 1 && c.warpsN == 4) layout = 0.9;
-        }
+            if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN &&
+                (l.when == Depth::Any || l.when == depth)) {
+                layout = l.factor;
+                break;
+            }
         factor *= layout;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
