@@ -86,15 +86,13 @@ void copyComponentTypes(const Properties& s, Shape& shape) {
     shape.result = scalarType(s.ResultType);
 }
 
-// VK_NV_cooperative_matrix2's workgroup-scope limits and flexible shapes, where the features a
-// workgroup-scope kernel needs (workgroup scope, flexible dimensions, tensor addressing) are all
-// there. vkconv has no such kernel (bench/RESULTS.md: measured slower); `vkconv devices` lists them.
+// VK_NV_cooperative_matrix2's flexible shapes and limits, where the device has flexible dimensions
+// and per-element operations (what the channels-last kernel's cm2 variants need:
+// shaders/conv2d_coopmat_nhwc.comp with VKCONV_CM2_SCOPE); workgroup scope on top of them.
 void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceFeatures& features,
                          DeviceInfo& info) {
     const auto& f = features.coopMat2;
-    if (!f.cooperativeMatrixWorkgroupScope || !f.cooperativeMatrixFlexibleDimensions ||
-        !f.cooperativeMatrixTensorAddressing)
-        return;
+    if (!f.cooperativeMatrixFlexibleDimensions || !f.cooperativeMatrixPerElementOperations) return;
     VkPhysicalDeviceCooperativeMatrix2PropertiesNV limits{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -121,9 +119,11 @@ void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceF
         copyComponentTypes(s, shape);
         shape.workgroupScope = s.scope == VK_SCOPE_WORKGROUP_KHR;
         shape.workgroupInvocations = shape.workgroupScope ? s.workgroupInvocations : 0;
+        if (shape.workgroupScope && !f.cooperativeMatrixWorkgroupScope) continue;
         info.coopMat2Shapes.push_back(shape);
     }
-    info.coopMat2Workgroup = true;
+    info.coopMat2Flexible = true;
+    info.coopMat2Workgroup = f.cooperativeMatrixWorkgroupScope;
 }
 
 }  // namespace

@@ -169,6 +169,10 @@ DeviceInfo applyProfile(const DeviceInfo& d, const DeviceProfile& p, std::vector
             note("cooperative-matrix shapes: none of the profile's shapes is on this device");
     }
     if (!e.coopMatKhr) e.coopMatShapes.clear();
+    if (!e.coopMatKhr || !e.coopMat2Nv) {
+        e.coopMat2Flexible = e.coopMat2Workgroup = false;
+        e.coopMat2Shapes.clear();
+    }
     if (!p.name.empty()) e.name = d.name + " [profile " + p.name + "]";
     return e;
 }

@@ -73,12 +73,15 @@ void printTable(const std::vector<ProfiledDevice>& devices, const std::string& p
                 row(i == 0 ? "  shapes (MxNxK)" : "", d.coopMatShapes[i].str());
         }
         row("VK_NV_cooperative_matrix2", yesNo(d.coopMat2Nv));
-        if (d.coopMat2Workgroup) {
-            row("  workgroup scope", "max " + std::to_string(d.coopMat2MaxWorkgroupSize) +
+        if (d.coopMat2Flexible) {
+            if (d.coopMat2Workgroup)
+                row("  workgroup scope", "max " + std::to_string(d.coopMat2MaxWorkgroupSize) +
                                          " invocations, max dimension " +
                                          std::to_string(d.coopMat2MaxDimension) + ", " +
                                          std::to_string(d.coopMat2ReservedSharedMemory) +
                                          " bytes of shared memory reserved");
+            else
+                row("  workgroup scope", "no");
             for (size_t i = 0; i < d.coopMat2Shapes.size(); ++i)
                 row(i == 0 ? "  flexible (granularity)" : "", d.coopMat2Shapes[i].str());
         }
@@ -126,6 +129,7 @@ nlohmann::json toJson(const ProfiledDevice& pd) {
         {"cooperative_matrix", d.coopMatKhr},
         {"cooperative_matrix_shapes", shapes},
         {"nv_cooperative_matrix2", d.coopMat2Nv},
+        {"nv_cooperative_matrix2_flexible", d.coopMat2Flexible},
         {"nv_cooperative_matrix2_workgroup", d.coopMat2Workgroup},
         {"nv_cooperative_matrix2_shapes", flexible},
         {"nv_cooperative_matrix2_max_workgroup_size", d.coopMat2MaxWorkgroupSize},

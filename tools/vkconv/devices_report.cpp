@@ -218,10 +218,9 @@ int printDevicesReport(const ReportOptions& o) {
             row("fp16 / bf16", yesNo(e.shaderFloat16 && e.storageBuffer16Bit) + " / " + yesNo(e.shaderBFloat16));
             row("coop. matrix", shapesOf(e));
             if (e.coopMat2Nv)
-                row("coop. matrix 2", std::string("VK_NV_cooperative_matrix2 present (workgroup scope: ") +
-                                          yesNo(e.coopMat2Workgroup) +
-                                          "); no vkconv path: a workgroup-scope kernel measured 2.6x "
-                                          "slower on the H200 (bench/RESULTS.md)");
+                row("coop. matrix 2", std::string("VK_NV_cooperative_matrix2 present (flexible dimensions: ") +
+                                          yesNo(e.coopMat2Flexible) + ", workgroup scope: " +
+                                          yesNo(e.coopMat2Workgroup) + ")");
             for (const auto& n : notes) row("note", n);
             std::string why;
             const Path fast = resolvePath(Precision::Fast, e, alexnet, &why);
