@@ -18,21 +18,12 @@
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
 // straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
 // set's element), A_PER_THREAD, initRows(), loadA(), storeA() and the shared stage sA.
-//
-// Compiled twice more with VKCONV_CM2_SCOPE (conv2d_coopmat_nhwc_cm2sg_f16 / _cm2wg_f16): the same
-// loaders and stages, with VK_NV_cooperative_matrix2 matrices for the multiply: one flexible-size
-// matrix per subgroup covering its warp tile, or one per workgroup covering the whole tile. The
-// driver picks the instructions and, at workgroup scope, splits the matrix over the subgroups;
-// the epilogue is a per-element operation that knows each element's row and column.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_16bit_storage : require
-#ifdef VKCONV_CM2_SCOPE
-#extension GL_NV_cooperative_matrix2 : require
-#endif
 
 #ifndef VKCONV_NCHW_INPUT
 #define VKCONV_OWN_INPUT
@@ -124,25 +115,6 @@ void storeSlice(uint stage, A_REG a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
     }
 }
 
-#ifdef VKCONV_CM2_SCOPE
-// The matrix a subgroup (or the workgroup) holds, and where it sits in the workgroup's tile.
-const bool CM2_WORKGROUP = VKCONV_CM2_SCOPE == gl_ScopeWorkgroup;
-const uint CM2_M = CM2_WORKGROUP ? BM : WARP_TILE_M, CM2_N = CM2_WORKGROUP ? BN : WARP_TILE_N;
-coopmat<float, VKCONV_CM2_SCOPE, CM2_M, CM2_N, gl_MatrixUseAccumulator> accTile;
-
-void multiplySlice(uint stage, uint row0, uint col0) {
-    if ((DEBUG_SKIP & 2u) != 0u) return;
-    coopmat<OPERAND, VKCONV_CM2_SCOPE, CM2_M, BK, gl_MatrixUseA> a;
-#ifdef VKCONV_NCHW_INPUT
-    coopMatLoad(a, sA, stage * BK * A_ROW_VEC4 + row0 / 4, A_ROW_VEC4, gl_CooperativeMatrixLayoutColumnMajor);
-#else
-    coopMatLoad(a, sA, (stage * BM + row0) * A_ROW_WORDS, A_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
-#endif
-    coopmat<OPERAND, VKCONV_CM2_SCOPE, BK, CM2_N, gl_MatrixUseB> b;
-    coopMatLoad(b, sB, stage * BK * B_ROW_WORDS + col0 / 8, B_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
-    accTile = coopMatMulAdd(a, b, accTile);
-}
-#else
 void multiplySlice(uint stage, uint warpM, uint warpN) {
     if ((DEBUG_SKIP & 2u) != 0u) return;
     [[unroll]] for (uint kk = 0; kk < BK; kk += MMA_K) {
@@ -164,7 +136,6 @@ void multiplySlice(uint stage, uint warpM, uint warpN) {
         }
     }
 }
-#endif
 
 void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint m = tileM0 + mLocal, n = nTile * BN + nLocal;
@@ -173,22 +144,9 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     output_data[chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix] = value;
 }
 
-#ifdef VKCONV_CM2_SCOPE
-float storeElement(const in uint row, const in uint col, const in float value, const in uint row0, const in uint col0) {
-    storeAccumulator(row0 + row, col0 + col, value);
-    return value;
-}
-#endif
-
 void main() {
-#ifdef VKCONV_CM2_SCOPE
-    // multiplySlice() and the epilogue take the matrix's first row and column in the tile.
-    const uint warpM = CM2_WORKGROUP ? 0 : (gl_SubgroupID % WARPS_M) * WARP_TILE_M;
-    const uint warpN = CM2_WORKGROUP ? 0 : (gl_SubgroupID / WARPS_M) * WARP_TILE_N;
-#else
     const uint warp = gl_SubgroupID;
     const uint warpM = warp % WARPS_M, warpN = warp / WARPS_M;
-#endif
     tileM0 = (gl_WorkGroupID.x + chunk.m_tile_base) * BM;
     nTile = gl_WorkGroupID.y;
 
@@ -206,14 +164,10 @@ void main() {
     storeSlice(0, a0, b0);
     barrier();  // also publishes sBias and the fragment positions
     if (SLICES > 2) loadSlice(2, a0, b0);
-#ifdef VKCONV_CM2_SCOPE
-    coopMatLoad(accTile, sBias, warpN, 0, gl_CooperativeMatrixLayoutRowMajor);
-#else
     [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
         [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
             coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
                         gl_CooperativeMatrixLayoutRowMajor);
-#endif
 
     // Two slices per iteration, so that which register set holds which slice is known at compile
     // time (an array indexed by the iteration would live in local memory). Slice t multiplies out
@@ -230,9 +184,5 @@ void main() {
         barrier();
         if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
     }
-#ifdef VKCONV_CM2_SCOPE
-    coopMatPerElementNV(accTile, accTile, storeElement, warpM, warpN);
-#else
     storeTileDirect(warpM, warpN);
-#endif
 }

@@ -78,14 +78,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 c.stages = 2;
                                 c.subgroupSize = sg;
                                 const uint32_t fragM = bm / wm / shape.m, fragN = bn / wn / shape.n;
-                                if (fragM * fragN < 2) continue;
-                                add(c);
-                                // The same tile on VK_NV_cooperative_matrix2 matrices.
-                                if (loader == ALoader::Nhwc && d.coopMat2Flexible)
-                                    for (MatrixScope scope : {MatrixScope::Subgroup, MatrixScope::Workgroup}) {
-                                        c.matrixScope = scope;
-                                        add(c);
-                                    }
+                                if (fragM * fragN >= 2) add(c);
                             }
         // The packed loader with B in registers: one subgroup per MMA_N columns, workgroups
         // persistent over several M tiles.
@@ -294,8 +287,6 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                 break;
             }
         factor *= layout;
-        // The cm2 variants rank behind the same tile on fragments until measured faster.
-        if (c.matrixScope != MatrixScope::Fragments) factor *= 1.3;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
         factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;

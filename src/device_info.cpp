@@ -87,8 +87,9 @@ void copyComponentTypes(const Properties& s, Shape& shape) {
 }
 
 // VK_NV_cooperative_matrix2's flexible shapes and limits, where the device has flexible dimensions
-// and per-element operations (what the channels-last kernel's cm2 variants need:
-// shaders/conv2d_coopmat_nhwc.comp with VKCONV_CM2_SCOPE); workgroup scope on top of them.
+// and per-element operations; workgroup scope on top of them. vkconv has no kernel on them: the
+// channels-last kernel's multiply on cm2 matrices, at subgroup and workgroup scope, ran within 3%
+// of its fragments on the H200 (bench/RESULTS.md, "Tried and dropped"). `vkconv devices` lists them.
 void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceFeatures& features,
                          DeviceInfo& info) {
     const auto& f = features.coopMat2;

@@ -39,21 +39,6 @@ Precision precisionFromString(const std::string& name) {
     throw invalidArgument("precision", name, "expected fast or fp32");
 }
 
-const char* toString(MatrixScope scope) {
-    switch (scope) {
-        case MatrixScope::Fragments: return "fragments";
-        case MatrixScope::Subgroup: return "cm2-subgroup";
-        case MatrixScope::Workgroup: return "cm2-workgroup";
-    }
-    return "?";
-}
-
-MatrixScope matrixScopeFromString(const std::string& name) {
-    for (MatrixScope m : {MatrixScope::Fragments, MatrixScope::Subgroup, MatrixScope::Workgroup})
-        if (name == toString(m)) return m;
-    throw invalidArgument("matrixScope", name, "expected fragments, cm2-subgroup or cm2-workgroup");
-}
-
 double errorBound(Path path) {
     switch (path) {
         case Path::Fp32: return 1e-5;
@@ -159,7 +144,6 @@ std::string KernelConfig::str() const {
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
     if (path != Path::Fp32 && bGlobal) s << " bglobal";
-    if (path != Path::Fp32 && matrixScope != MatrixScope::Fragments) s << " " << toString(matrixScope);
     if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
     if (subgroupSize) s << " sg" << subgroupSize;
     return s.str();
@@ -176,32 +160,6 @@ std::string canImplementFp32(const KernelConfig& c) {
     if (c.threads() % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
     if (c.bk == 0) return "BK must be >= 1";
     return "";
-}
-
-// The cm2 variants of the channels-last kernel: one flexible-dimension matrix a subgroup or a
-// workgroup, of a shape the device lists for f16 x f16 + f32 (for workgroup scope, in a workgroup
-// of exactly the listed size).
-std::string canImplementMatrixScope(const KernelConfig& c, const DeviceInfo& d) {
-    if (c.matrixScope == MatrixScope::Fragments) return "";
-    const std::string name = toString(c.matrixScope);
-    if (c.aLoader != ALoader::Nhwc) return name + " serves the channels-last (nhwc) loader only";
-    if (!d.coopMat2Flexible)
-        return name + " needs VK_NV_cooperative_matrix2 with flexible dimensions and per-element operations";
-    const bool workgroup = c.matrixScope == MatrixScope::Workgroup;
-    if (workgroup && !d.coopMat2Workgroup) return name + " needs VK_NV_cooperative_matrix2's workgroup scope";
-    const uint32_t tileM = workgroup ? c.bm : c.bm / c.warpsM, tileN = workgroup ? c.bn : c.bn / c.warpsN;
-    if (d.coopMat2MaxDimension && std::max({tileM, tileN, c.bk}) > d.coopMat2MaxDimension)
-        return name + " matrix " + std::to_string(tileM) + "x" + std::to_string(tileN) + "x" + std::to_string(c.bk) +
-               " exceeds the device's largest dimension " + std::to_string(d.coopMat2MaxDimension);
-    for (const FlexibleCoopMatShape& s : d.coopMat2Shapes)
-        if (s.workgroupScope == workgroup && s.a == ScalarType::F16 && s.b == ScalarType::F16 &&
-            s.c == ScalarType::F32 && s.result == ScalarType::F32 && s.mGranularity && s.nGranularity &&
-            s.kGranularity && tileM % s.mGranularity == 0 && tileN % s.nGranularity == 0 &&
-            c.bk % s.kGranularity == 0 && (!workgroup || s.workgroupInvocations == c.threads()))
-            return "";
-    return "device lists no " + name + " shape f16*f16+f32 whose granularity divides " + std::to_string(tileM) +
-           "x" + std::to_string(tileN) + "x" + std::to_string(c.bk) +
-           (workgroup ? " in a workgroup of " + std::to_string(c.threads()) + " invocations" : std::string());
 }
 
 std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
@@ -247,7 +205,6 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     if (c.aLoader == ALoader::Nchw) {
         if (std::string why = detail::nchwCanImplement(c, d, p); !why.empty()) return why;
     }
-    if (std::string why = canImplementMatrixScope(c, d); !why.empty()) return why;
     if (c.aLoader == ALoader::Packed && (c.stages > 2 || c.bGlobal || c.sLanes != 1))
         return "the packed loader takes one or two stages, no bglobal, no lanes";
     if ((c.bRegisters || c.tilesPerWorkgroup > 1) && c.aLoader != ALoader::Packed)
@@ -339,12 +296,8 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (threads > d.maxWorkGroupInvocations)
         return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
-    // Workgroup-scope matrices take the driver's own staging memory beside the kernel's.
-    const uint64_t reserved = c.matrixScope == MatrixScope::Workgroup ? d.coopMat2ReservedSharedMemory : 0;
-    if (shared + reserved > d.maxSharedMemoryBytes)
-        return std::to_string(shared) + " bytes of shared memory" +
-               (reserved ? " and " + std::to_string(reserved) + " reserved by the driver" : std::string()) +
-               " exceed " + std::to_string(d.maxSharedMemoryBytes);
+    if (shared > d.maxSharedMemoryBytes)
+        return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
     const int64_t nTiles = (p.gemmN() + c.bn - 1) / c.bn;
     if (nTiles > d.maxWorkGroupCount[1])
         return std::to_string(nTiles) + " N tiles exceed maxComputeWorkGroupCount[1]";

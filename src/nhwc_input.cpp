@@ -45,15 +45,6 @@ uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
     return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + c.mmaM * c.mmaN * 4, 1u << 30));
 }
 
-const char* nhwcKernelShader(const KernelConfig& c) {
-    switch (c.matrixScope) {
-        case MatrixScope::Fragments: break;
-        case MatrixScope::Subgroup: return "conv2d_coopmat_nhwc_cm2sg_f16";
-        case MatrixScope::Workgroup: return "conv2d_coopmat_nhwc_cm2wg_f16";
-    }
-    return "conv2d_coopmat_nhwc_f16";
-}
-
 std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     std::vector<VkSpecializationMapEntry> e = CoopMatKernelSpec::entries();
     for (auto& entry : e) entry.offset += offsetof(CoopMatNhwcKernelSpec, kernel);
@@ -92,7 +83,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
     spec.channels = channels;
     PreparedKernel k;
-    k.pipeline = pipelineKey(nhwcKernelShader(c), spec);
+    k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsTapMajor(p, weight, channels, bCols));

@@ -33,10 +33,6 @@ std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& devic
 // Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
 
-// The conv kernel's SPIR-V: shaders/conv2d_coopmat_nhwc.comp as compiled for the config's
-// matrix scope (conv2d_coopmat_nhwc_f16, or its _cm2sg / _cm2wg variants).
-const char* nhwcKernelShader(const KernelConfig& config);
-
 // shaders/conv2d_coopmat_nhwc.comp
 struct CoopMatNhwcKernelSpec {
     CoopMatKernelSpec kernel;

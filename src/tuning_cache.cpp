@@ -49,7 +49,6 @@ json configObject(const KernelConfig& c) {
                 {"mmaN", c.mmaN},           {"mmaK", c.mmaK},     {"stages", c.stages},
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
-                {"matrixScope", toString(c.matrixScope)},
                 {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
                 {"subgroupSize", c.subgroupSize},
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
@@ -110,7 +109,6 @@ KernelConfig configFromObject(const json& j) {
         c.bRegisters = j.at("bRegisters").get<bool>();
     }
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
-    if (j.contains("matrixScope")) c.matrixScope = matrixScopeFromString(text("matrixScope"));
     if (j.contains("fp32Kernel")) {
         const std::string kernel = text("fp32Kernel");
         if (kernel != "gemm" && kernel != "grouped-direct")

@@ -63,8 +63,8 @@ struct DeviceInfo {
     bool coopMatKhr = false;  // VK_KHR_cooperative_matrix usable
     std::vector<CoopMatShape> coopMatShapes;  // subgroup-scope shapes only
     bool coopMat2Nv = false;                  // VK_NV_cooperative_matrix2 present
-    // VK_NV_cooperative_matrix2's flexible dimensions with per-element operations (the channels-last
-    // kernel's cm2 variants need them), and its workgroup scope; then its flexible shapes and limits.
+    // VK_NV_cooperative_matrix2's flexible dimensions with per-element operations, and its workgroup
+    // scope; then its flexible shapes and limits. Reported only: vkconv has no kernel on them.
     bool coopMat2Flexible = false;
     bool coopMat2Workgroup = false;
     std::vector<FlexibleCoopMatShape> coopMat2Shapes;

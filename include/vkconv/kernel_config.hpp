@@ -42,19 +42,6 @@ enum class ALoader {
 };
 Precision precisionFromString(const std::string& name);  // "fast", "fp32"
 
-// What the channels-last kernels (Nhwc and Nchw loaders) hold their tile in.
-enum class MatrixScope {
-    Fragments,  // VK_KHR_cooperative_matrix: each subgroup a grid of instruction-shaped fragments
-    // VK_NV_cooperative_matrix2, flexible dimensions: each subgroup one matrix of its whole warp
-    // tile, which the driver splits into instructions; the epilogue a per-element operation.
-    Subgroup,
-    // VK_NV_cooperative_matrix2 at workgroup scope: the workgroup one matrix of the whole tile,
-    // multiplied from the same shared-memory stages; the driver splits it over the subgroups.
-    Workgroup,
-};
-const char* toString(MatrixScope scope);                 // "fragments", "cm2-subgroup", "cm2-workgroup"
-MatrixScope matrixScopeFromString(const std::string& name);
-
 // Which fp32 kernel a Path::Fp32 configuration runs.
 enum class Fp32Kernel {
     Gemm,           // the implicit-GEMM tile (bm x bn x bk, thread tm x tn): any problem
@@ -74,7 +61,6 @@ struct KernelConfig {
     uint32_t mmaM = 16, mmaN = 16, mmaK = 16;
     uint32_t stages = 2;
     ALoader aLoader = ALoader::Gather;
-    MatrixScope matrixScope = MatrixScope::Fragments;  // channels-last loaders only
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
     // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
