@@ -8,15 +8,49 @@
 // word straight from the planes wrote 16 bytes every NHWC_C halves: on the H200 that pass alone
 // took about as long as ResNet-50's 1x1 256->128 conv.) Binding 0 is the chunk's input, binding 3
 // the packed buffer.
+//
+// Each thread reads four pixels of two neighbouring channels (16-byte loads where an image's plane
+// is a whole number of 4-pixel words), converts them to four half pairs, and puts each pair where
+// the pixel's 16-byte output word will read it: the shared tile is already the output's layout, so
+// the second phase copies one 16-byte shared word to one 16-byte output word.
 #define VKCONV_OWN_OUTPUT
 #include "conv_problem.glsl"
 #include "nhwc_input.glsl"
 
 layout(local_size_x = 256) in;
+layout(set = 0, binding = 0, std430) readonly buffer InputQuads { vec4 input_quads[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packed_data[]; };
 
-const uint TILE = 64;                  // pixels and channels of a workgroup's tile
-shared float sTile[TILE * (TILE + 1)];  // [channel][pixel], rows padded against bank conflicts
+const uint TILE = 64;           // pixels and channels of a workgroup's tile
+const uint TILE_WORDS = TILE / 8;
+// [pixel][word]: the tile's output words. A pixel's word w sits at w ^ ((pixel / 4) % 8): the eight
+// 4-pixel groups that a subgroup's first phase writes at once then fall in different banks.
+shared uvec4 sWords[TILE * TILE_WORDS];
+// The planes are read four pixels at a time where every plane starts on a 16-byte boundary: a
+// plane a whole number of 4-pixel words, the chunk bound 16-byte aligned (src/conv_plan.cpp).
+const bool QUAD_PLANES = IN_HW % 4 == 0;
+
+uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ ((px / 4) % 8)); }
+
+// Saturated to fp16's range: an infinity would meet a zero weight of the padding channels
+// (inf * 0 = NaN) and spoil outputs whose receptive field does not contain it.
+vec4 saturate(vec4 v) { return clamp(v, vec4(-65504.0), vec4(65504.0)); }
+
+// Pixels p .. p+3 (of the chunk, images one after another) of channel c; zero past either end.
+vec4 loadQuad(uint p, uint c, uint pixels) {
+    if (c >= C_TOTAL) return vec4(0.0);
+    if (QUAD_PLANES && chunk.in_offset % 4 == 0) {
+        if (p >= pixels) return vec4(0.0);
+        const uint image = p / IN_HW, pixel = p - image * IN_HW;
+        return saturate(input_quads[(chunk.in_offset + (image * C_TOTAL + c) * IN_HW + pixel) / 4]);
+    }
+    vec4 v = vec4(0.0);
+    [[unroll]] for (uint e = 0; e < 4; ++e) {
+        const uint q = p + e, image = q / IN_HW, pixel = q - image * IN_HW;
+        if (q < pixels) v[e] = input_data[chunk.in_offset + (image * C_TOTAL + c) * IN_HW + pixel];
+    }
+    return saturate(v);
+}
 
 void main() {
     const uint images = chunk.m_rows / OUT_HW;
@@ -28,24 +62,21 @@ void main() {
     const uint p0 = (id % pixelTiles) * TILE, c0 = (id / pixelTiles) * TILE;
     const uint tid = gl_LocalInvocationIndex;
 
-    [[unroll]] for (uint i = 0; i < TILE * TILE / 256; ++i) {
-        const uint idx = i * 256 + tid, c = idx / TILE, px = idx % TILE;
-        const uint p = p0 + px, image = p / IN_HW, pixel = p - image * IN_HW;
-        float v = 0.0;
-        // Saturate to fp16's range: an infinity would meet a zero weight of the padding channels
-        // (inf * 0 = NaN) and spoil outputs whose receptive field does not contain it.
-        if (p < pixels && c0 + c < C_TOTAL)
-            v = clamp(input_data[chunk.in_offset + (image * C_TOTAL + c0 + c) * IN_HW + pixel], -65504.0, 65504.0);
-        sTile[c * (TILE + 1) + px] = v;
+    // 16 groups of 4 pixels x 32 channel pairs, two a thread. A subgroup takes 8 consecutive
+    // groups (32 pixels, 128 contiguous bytes of a plane) of 4 channel pairs.
+    [[unroll]] for (uint i = 0; i < 2; ++i) {
+        const uint item = i * 256 + tid;
+        const uint group = (item / 256) * 8 + item % 8, pair = (item / 8) % 32;
+        const uint c = c0 + 2 * pair, px = group * 4;
+        const vec4 even = loadQuad(p0 + px, c, pixels), odd = loadQuad(p0 + px, c + 1, pixels);
+        [[unroll]] for (uint e = 0; e < 4; ++e)
+            sWords[wordSlot(px + e, pair / 4)][pair % 4] = packHalf2x16(vec2(even[e], odd[e]));
     }
     barrier();
     const uint words = min(TILE, NHWC_C - c0) / 8;
-    [[unroll]] for (uint i = 0; i < TILE * TILE / 8 / 256; ++i) {
-        const uint idx = i * 256 + tid, px = idx / 8, w = idx % 8;
+    [[unroll]] for (uint i = 0; i < TILE * TILE_WORDS / 256; ++i) {
+        const uint item = i * 256 + tid, px = item / TILE_WORDS, w = item % TILE_WORDS;
         if (p0 + px >= pixels || w >= words) continue;
-        uvec4 word;
-        [[unroll]] for (uint e = 0; e < 4; ++e)
-            word[e] = packHalf2x16(vec2(sTile[(w * 8 + 2 * e) * (TILE + 1) + px], sTile[(w * 8 + 2 * e + 1) * (TILE + 1) + px]));
-        packed_data[(p0 + px) * NHWC_WORDS + c0 / 8 + w] = word;
+        packed_data[(p0 + px) * NHWC_WORDS + c0 / 8 + w] = sWords[wordSlot(px, w)];
     }
 }
