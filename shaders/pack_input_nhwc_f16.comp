@@ -27,7 +27,8 @@ const uint TILE_WORDS = TILE / 8;
 // 4-pixel groups that a subgroup's first phase writes at once then fall in different banks.
 shared uvec4 sWords[TILE * TILE_WORDS];
 // The planes are read four pixels at a time where every plane starts on a 16-byte boundary: a
-// plane a whole number of 4-pixel words, the chunk bound 16-byte aligned (src/conv_plan.cpp).
+// plane a whole number of 4-pixel words (chunks then start at whole images, a multiple of 16
+// bytes, bound at a power-of-two alignment: src/nhwc_input.cpp, vectorInputAlignmentRule).
 const bool QUAD_PLANES = IN_HW % 4 == 0;
 
 uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ ((px / 4) % 8)); }
@@ -39,7 +40,7 @@ vec4 saturate(vec4 v) { return clamp(v, vec4(-65504.0), vec4(65504.0)); }
 // Pixels p .. p+3 (of the chunk, images one after another) of channel c; zero past either end.
 vec4 loadQuad(uint p, uint c, uint pixels) {
     if (c >= C_TOTAL) return vec4(0.0);
-    if (QUAD_PLANES && chunk.in_offset % 4 == 0) {
+    if (QUAD_PLANES) {
         if (p >= pixels) return vec4(0.0);
         const uint image = p / IN_HW, pixel = p - image * IN_HW;
         return saturate(input_quads[(chunk.in_offset + (image * C_TOTAL + c) * IN_HW + pixel) / 4]);

@@ -39,9 +39,7 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
     if (d.minStorageBufferOffsetAlignment > (1u << 16))
         throw Error(Error::Kind::Unsupported, "device's minStorageBufferOffsetAlignment " +
                                                   std::to_string(d.minStorageBufferOffsetAlignment) + " is above 65536");
-    // At least 16 bytes: the channels-last packing pass reads whole 16-byte words of the input
-    // where an image is a whole number of them (shaders/pack_input_nhwc_f16.comp).
-    const uint64_t align = std::max<uint64_t>(d.minStorageBufferOffsetAlignment, 16);
+    const uint64_t align = std::max<uint64_t>(d.minStorageBufferOffsetAlignment, 4);
     const uint64_t maxRange = usableRange(d);
     const auto bytes = [](const char* what, std::initializer_list<int64_t> factors) {
         const auto n = checkedProduct(factors, int64_t(1) << 60);

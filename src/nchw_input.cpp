@@ -22,12 +22,7 @@ std::string nchwCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
     // The channels past C are masked loads, but still matrix work (the family's padding rule).
     if (std::string why = channelsLastKernelRules(c, p, "the NCHW loader"); !why.empty()) return why;
     if (c.bm % 4) return "the NCHW loader needs BM a multiple of 4 (runs of 4 pixels)";
-    // The vector loads need each chunk's first element 16-byte aligned: chunks start at whole
-    // images (a multiple of 16 bytes here) and bound ranges at a multiple of the alignment, which
-    // Vulkan makes a power of two; a device reporting another value would break that.
-    const uint64_t align = d.minStorageBufferOffsetAlignment;
-    if (nchwVectorLoads(p) && align > 16 && (align & (align - 1)))
-        return "minStorageBufferOffsetAlignment " + std::to_string(align) + " is not a power of two";
+    if (nchwVectorLoads(p)) return vectorInputAlignmentRule(d, "the NCHW loader");
     return "";
 }
 
