@@ -5,7 +5,8 @@
 // kernel size, stride, padding and dilation.
 //
 // GEMM: C[m][n] = sum_k A[m][k] B[k][n], m an output pixel (image, oh, ow), n an output channel,
-// k = (r*S + s)*NHWC_C + c. A K slice is one tap and BK channels, so each row of the A tile is BK
+// k = (r*S + s)*NHWC_C + c (or the taps inside each BK-channel slice: TAPS_INNER, nhwc_input.glsl).
+// A K slice is one tap and BK channels, so each row of the A tile is BK
 // contiguous halves of one input pixel: 16-byte loads, one bounds check per row and tap. B is the
 // weights in the same K order, [k][n] row-major, BN columns padded.
 //
@@ -79,7 +80,9 @@ void initRows() {
 }
 
 void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
-    const uint tap = t / TAP_SLICES, cWord = (t - tap * TAP_SLICES) * BK_WORDS;
+    const uint taps = KERNEL_R * KERNEL_S, slice = t / taps;
+    const uint tap = TAPS_INNER ? t - slice * taps : t / TAP_SLICES;
+    const uint cWord = (TAPS_INNER ? slice : t - tap * TAP_SLICES) * BK_WORDS;
     const uint r = tap / KERNEL_S, s = tap - r * KERNEL_S;
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;

@@ -8,3 +8,7 @@
 
 layout(constant_id = 60) const uint NHWC_C = 8;  // halves per packed pixel, a multiple of 8
 const uint NHWC_WORDS = NHWC_C / 8;              // 16-byte words per packed pixel
+// The GEMM K order (src/nhwc_input.cpp packs B to match): false, the channels inside each tap,
+// k = (r*S + s)*NHWC_C + c; true, the taps inside each BK-channel slice, so that the R*S slices
+// reading the same pixels' channels follow one another and find them in the cache.
+layout(constant_id = 62) const bool TAPS_INNER = false;

@@ -78,7 +78,13 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 c.stages = 2;
                                 c.subgroupSize = sg;
                                 const uint32_t fragM = bm / wm / shape.m, fragN = bn / wn / shape.n;
-                                if (fragM * fragN >= 2) add(c);
+                                if (fragM * fragN < 2) continue;
+                                add(c);
+                                // The taps inside each channel slice, where there are taps.
+                                if (loader == ALoader::Nhwc && p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
+                                    c.tapsInner = true;
+                                    add(c);
+                                }
                             }
         // The packed loader with B in registers: one subgroup per MMA_N columns, workgroups
         // persistent over several M tiles.
@@ -287,6 +293,8 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                 break;
             }
         factor *= layout;
+        // Unmeasured: the taps-inner K order ranks just behind the same tile.
+        if (c.tapsInner) factor *= 1.01;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
         factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;

@@ -139,6 +139,7 @@ std::string KernelConfig::str() const {
           << " stages " << stages;
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
     if (path != Path::Fp32 && aLoader == ALoader::Nhwc) s << " nhwc";
+    if (path != Path::Fp32 && tapsInner) s << " taps-inner";
     if (path != Path::Fp32 && aLoader == ALoader::Nchw) s << " nchw";
     if (path != Path::Fp32 && bRegisters) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
@@ -202,6 +203,7 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     if (c.aLoader == ALoader::Nhwc) {
         if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
     }
+    if (c.tapsInner && c.aLoader != ALoader::Nhwc) return "taps-inner K order needs the channels-last (nhwc) loader";
     if (c.aLoader == ALoader::Nchw) {
         if (std::string why = detail::nchwCanImplement(c, d, p); !why.empty()) return why;
     }

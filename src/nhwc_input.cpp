@@ -60,6 +60,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     std::vector<VkSpecializationMapEntry> e = CoopMatKernelSpec::entries();
     for (auto& entry : e) entry.offset += offsetof(CoopMatNhwcKernelSpec, kernel);
     e.push_back({60, offsetof(CoopMatNhwcKernelSpec, channels), 4});
+    e.push_back({62, offsetof(CoopMatNhwcKernelSpec, tapsInner), sizeof(VkBool32)});
     return e;
 }
 
@@ -72,15 +73,19 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
 
 namespace {
 
-// Weights KCRS -> B[(r*S + s)*channels + c][n], zero in the padding channels and columns.
-std::vector<float> packWeightsTapMajor(const ConvProblem& p, const float* weight, uint32_t channels, uint32_t bCols) {
+// Weights KCRS -> B[k][n] in the kernel's K order, zero in the padding channels and columns:
+// k = (r*S + s)*channels + c, or with the taps inner ((c / bk)*R*S + r*S + s)*bk + c % bk.
+std::vector<float> packWeightsChannelsLast(const ConvProblem& p, const float* weight, uint32_t channels,
+                                           uint32_t bCols, uint32_t bk, bool tapsInner) {
     const int64_t R = p.kernelH, S = p.kernelW, C = p.inChannels;
     std::vector<float> b(size_t(R * S * channels) * bCols, 0.0f);
     for (int64_t n = 0; n < p.outChannels; ++n)
         for (int64_t c = 0; c < C; ++c)
             for (int64_t r = 0; r < R; ++r)
-                for (int64_t s = 0; s < S; ++s)
-                    b[size_t((r * S + s) * channels + c) * bCols + size_t(n)] = weight[((n * C + c) * R + r) * S + s];
+                for (int64_t s = 0; s < S; ++s) {
+                    const int64_t k = tapsInner ? ((c / bk) * R * S + r * S + s) * bk + c % bk : (r * S + s) * channels + c;
+                    b[size_t(k) * bCols + size_t(n)] = weight[((n * C + c) * R + r) * S + s];
+                }
     return b;
 }
 
@@ -93,11 +98,12 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     CoopMatNhwcKernelSpec spec{};
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
     spec.channels = channels;
+    spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-    k.packedWeights = halfBytes(packWeightsTapMajor(p, weight, channels, bCols));
+    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     k.packInput = pipelineKey("pack_input_nhwc_f16", PackNhwcKernelSpec{spec.kernel.problem, channels});
     // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 pixels x 64 channels.
     const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width), channelTiles = (channels + 63) / 64;

@@ -43,6 +43,7 @@ uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
 struct CoopMatNhwcKernelSpec {
     CoopMatKernelSpec kernel;
     uint32_t channels;  // id 60: NHWC_C
+    VkBool32 tapsInner;  // id 62: TAPS_INNER
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

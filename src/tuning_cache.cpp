@@ -49,6 +49,7 @@ json configObject(const KernelConfig& c) {
                 {"mmaN", c.mmaN},           {"mmaK", c.mmaK},     {"stages", c.stages},
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
+                {"tapsInner", c.tapsInner},
                 {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
                 {"subgroupSize", c.subgroupSize},
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
@@ -109,6 +110,11 @@ KernelConfig configFromObject(const json& j) {
         c.bRegisters = j.at("bRegisters").get<bool>();
     }
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
+    if (j.contains("tapsInner")) {
+        if (!j.at("tapsInner").is_boolean())
+            throw invalidArgument("config.tapsInner", j.at("tapsInner").dump(), "expected true or false");
+        c.tapsInner = j.at("tapsInner").get<bool>();
+    }
     if (j.contains("fp32Kernel")) {
         const std::string kernel = text("fp32Kernel");
         if (kernel != "gemm" && kernel != "grouped-direct")

@@ -61,6 +61,10 @@ struct KernelConfig {
     uint32_t mmaM = 16, mmaN = 16, mmaK = 16;
     uint32_t stages = 2;
     ALoader aLoader = ALoader::Gather;
+    // Channels-last loader: the GEMM K walks the kernel taps inside each BK-channel slice
+    // ((c / BK, r, s, c % BK)) instead of the channels inside each tap ((r, s, c)), so that the
+    // R x S slices that read the same input pixels' channels follow one another (cache reuse).
+    bool tapsInner = false;
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
     // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
