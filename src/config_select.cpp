@@ -261,18 +261,25 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= 1.0 + 32.0 / c.bm + 32.0 / c.bn;
         // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
         // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
-        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. The 128x128x32
-        // tile's best layout depends on the depth (kernel-lab on the H200's nine 3x3 layers,
-        // bench/RESULTS.md): over fewer than 256 channels 2x4 subgroups (VGG conv2_1 0.425
-        // against 0.470 ms as 1x4), over 256 or more at stride 1 1x4, ahead of the 128x256 tile
-        // (ResNet-50's 3x3/512: 2.360 against 2.493 ms). The first entry that matches counts.
-        enum class Depth { Any, Shallow, DeepStride1 };  // C < 256; C >= 256 at stride 1
+        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. Since the
+        // packing pass got twice as fast, 128x128x16 leads on every 3x3 layer of the suite with at
+        // least 128 output channels (kernel-lab on the H200's nine 3x3 layers, bench/RESULTS.md):
+        // 4x2 subgroups over 256 channels or more and on strided layers (ResNet-50's 3x3/512 s2
+        // 1.323 ms against 1.523 for the 128x256x16 tile), 2x4 over fewer at stride 1 (ResNet-50's
+        // 3x3/128 0.630 against 0.707 as 128x128x32; VGG's conv2_1 0.353 against 0.425). Before,
+        // 128x128x32 led with 2x4 over fewer than 256 channels and 1x4 over more at stride 1.
+        // The first entry that matches counts.
+        // C < 256, C >= 256, each also at stride 1 only or strided only.
+        enum class Depth { Any, Shallow, ShallowStride1, ShallowStrided, Deep, DeepStride1 };
         struct Layout {
             uint32_t bm, bn, bk, wm, wn;
             double factor;
             Depth when;
         };
         static constexpr Layout kMeasured[] = {
+            {128, 128, 16, 4, 2, 0.85, Depth::Deep},       {128, 128, 16, 4, 2, 0.85, Depth::ShallowStrided},
+            {128, 128, 16, 2, 4, 0.85, Depth::ShallowStride1}, {128, 128, 16, 2, 4, 0.88, Depth::Any},
+            {128, 128, 16, 4, 2, 0.88, Depth::Any},        {128, 128, 16, 4, 1, 0.9, Depth::Any},         {128, 128, 16, 2, 2, 0.9, Depth::Any},
             {128, 128, 32, 2, 4, 1.0, Depth::Shallow},     {128, 128, 32, 1, 4, 1.02, Depth::Shallow},
             {128, 128, 32, 1, 4, 0.9, Depth::DeepStride1}, {128, 128, 32, 1, 4, 1.0, Depth::Any},
             {128, 128, 32, 2, 4, 1.02, Depth::Any},        {128, 128, 32, 4, 2, 1.025, Depth::Any},
@@ -282,19 +289,29 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
             {64, 64, 32, 4, 2, 1.0, Depth::Any},           {64, 64, 32, 2, 2, 1.03, Depth::Any},
             {128, 64, 32, 4, 2, 1.0, Depth::Any},
         };
-        const Depth depth = p.inChannels < 256                       ? Depth::Shallow
-                            : p.strideH == 1 && p.strideW == 1 ? Depth::DeepStride1
-                                                                     : Depth::Any;
+        const bool deep = p.inChannels >= 256, strided = p.strideH > 1 || p.strideW > 1;
+        auto holds = [&](Depth when) {
+            switch (when) {
+                case Depth::Any: return true;
+                case Depth::Shallow: return !deep;
+                case Depth::ShallowStride1: return !deep && !strided;
+                case Depth::DeepStride1: return deep && !strided;
+                case Depth::Deep: return deep;
+                case Depth::ShallowStrided: return !deep && strided;
+            }
+            return false;
+        };
         double layout = c.warpsM * c.warpsN < 4 ? 1.6 : 1.15;
         for (const Layout& l : kMeasured)
-            if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN &&
-                (l.when == Depth::Any || l.when == depth)) {
+            if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN && holds(l.when)) {
                 layout = l.factor;
                 break;
             }
         factor *= layout;
-        // Unmeasured: the taps-inner K order ranks just behind the same tile.
-        if (c.tapsInner) factor *= 1.01;
+        // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
+        // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2), at stride 1 within
+        // 1% either way (3x3/512 over 7x7 images 2.6% slower): kernel-lab, bench/RESULTS.md.
+        if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 ? 0.97 : 1.01;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
         factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;

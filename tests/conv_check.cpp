@@ -24,6 +24,7 @@ std::string variantName(Variant variant) {
         case Variant::Packed: return "packed";
         case Variant::PackedBRegisters: return "breg";
         case Variant::Nhwc: return "nhwc";
+        case Variant::NhwcTapsInner: return "nhwctaps";
         case Variant::Nchw: return "nchw";
     }
     return "?";
@@ -82,12 +83,15 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     const bool bRegisters = variant == Variant::PackedBRegisters;
     const ALoader loader = packed ? ALoader::Packed : variant == Variant::Nchw ? ALoader::Nchw : ALoader::Nhwc;
     const NchwConfig nchwKind = variant == Variant::Nchw ? nchwVariantConfigKind(named.name) : NchwConfig::None;
+    // The channels-last kernel in each K order: the taps-inner one only where it differs (several
+    // channel slices and several taps), which its candidates already are.
+    const bool tapsInner = variant == Variant::NhwcTapsInner;
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
     std::optional<KernelConfig> best;
     double bestCost = 0;
     for (const auto& c : detail::candidateConfigs(Path::CoopMatF16, d, p)) {
-        if (c.aLoader != loader || c.bRegisters != bRegisters) continue;
+        if (c.aLoader != loader || c.bRegisters != bRegisters || c.tapsInner != tapsInner) continue;
         if (nchwKind == NchwConfig::FewSubgroups && c.warpsM * c.warpsN != 4) continue;
         const double cost = detail::heuristicCost(c, d, p);
         if (!best || cost < bestCost) best = c, bestCost = cost;
@@ -136,7 +140,7 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
     std::vector<ConvCase> cases;
     for (int device : testDeviceIndices())
         for (Variant variant : {Variant::Fp32, Variant::Fast, Variant::CoopMatBF16, Variant::Packed,
-                                Variant::PackedBRegisters, Variant::Nhwc, Variant::Nchw}) {
+                                Variant::PackedBRegisters, Variant::Nhwc, Variant::NhwcTapsInner, Variant::Nchw}) {
             const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
             if (variant == Variant::CoopMatBF16) {
                 if (!d || !d->coopMatKhr || !d->shaderBFloat16 || !hasShape(*d, ScalarType::BF16) ||
@@ -144,14 +148,16 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
                     continue;
             }
             const bool forced = variant == Variant::Packed || variant == Variant::PackedBRegisters ||
-                                variant == Variant::Nhwc || variant == Variant::Nchw;
+                                variant == Variant::Nhwc || variant == Variant::NhwcTapsInner ||
+                                variant == Variant::Nchw;
             const std::optional<DeviceInfo> seen =
                 d ? std::optional<DeviceInfo>(profile ? applyProfile(*d, *profile) : *d) : std::nullopt;
             for (const auto& p : problems) {
                 // The channels-last kernel compiles slowly on lavapipe (seconds a pipeline): it
                 // is forced on the hand-picked problems; the random ones reach it through Fast,
                 // wherever the heuristic picks it.
-                if (variant == Variant::Nhwc && p.name.rfind("random_", 0) == 0) continue;
+                if ((variant == Variant::Nhwc || variant == Variant::NhwcTapsInner) && p.name.rfind("random_", 0) == 0)
+                    continue;
                 if (forced && !(seen && loaderConfig(*seen, p, variant))) continue;
                 // On a device with cooperative matrices, a problem the suite expects Fast to run
                 // on fp32 is its own variant. (Without them, Fast cases skip, saying so, or fail
@@ -193,7 +199,7 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
     ConvOptions options;
     options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
     if (variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
-        variant == Variant::Nchw) {
+        variant == Variant::NhwcTapsInner || variant == Variant::Nchw) {
         const auto config = loaderConfig(device, named, variant);
         if (!config) {
             // Registered only where one fits the device; a profile's narrowed limits (the

@@ -68,8 +68,8 @@ uint64_t coopMatCasesRan();
 // with cooperative matrices, a problem with fewer than 8 output channels per group (too few for
 // matrix-unit tiles). It is its own variant so that such a case is never counted as a fast pass;
 // a Fast case must run a cooperative-matrix kernel wherever the device lists f16 shapes.
-enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, Packed, PackedBRegisters, Nhwc, Nchw };
-// "fp32", "fast", "fastfp32", "bf16", "packed", "breg", "nhwc", "nchw": in test names
+enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, Packed, PackedBRegisters, Nhwc, NhwcTapsInner, Nchw };
+// "fp32", "fast", "fastfp32", "bf16", "packed", "breg", "nhwc", "nhwctaps", "nchw": in test names
 std::string variantName(Variant variant);
 // Whether a case of this variant stands for a cooperative-matrix kernel (all but fp32, fastfp32).
 bool expectsCoopMat(Variant variant);

@@ -140,6 +140,9 @@ std::vector<NamedProblem> edgeCaseProblems() {
         // AlexNet's first layer at small batch, with and without its padding.
         {"alexnet1_n2", pad(stride({2, 3, 224, 224, 96, 11, 11}, 4, 4), 2, 2)},
         {"alexnet1_227_n1_no_pad", stride({1, 3, 227, 227, 96, 11, 11}, 4, 4)},
+        // Several channel slices under strides, dilations and padding that differ by axis: the
+        // channels-last kernel's taps-inner K order walks taps and slices in both directions.
+        {"c40_strided_dilated_3x3", pad(dilation(stride({2, 40, 13, 11, 24, 3, 3}, 2, 1), 1, 2), 2, 1)},
     };
     std::vector<NamedProblem> out;
     uint64_t seed = 1000;
