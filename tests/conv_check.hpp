@@ -69,6 +69,9 @@ uint64_t coopMatCasesRan();
 // matrix-unit tiles). It is its own variant so that such a case is never counted as a fast pass;
 // a Fast case must run a cooperative-matrix kernel wherever the device lists f16 shapes.
 enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, Packed, PackedBRegisters, Nhwc, NhwcTapsInner, Nchw };
+constexpr Variant kAllVariants[] = {Variant::Fp32,   Variant::Fast,          Variant::FastFp32,
+                                    Variant::CoopMatBF16, Variant::Packed, Variant::PackedBRegisters,
+                                    Variant::Nhwc,   Variant::NhwcTapsInner, Variant::Nchw};
 // "fp32", "fast", "fastfp32", "bf16", "packed", "breg", "nhwc", "nhwctaps", "nchw": in test names
 std::string variantName(Variant variant);
 // Whether a case of this variant stands for a cooperative-matrix kernel (all but fp32, fastfp32).

@@ -33,8 +33,8 @@ uint64_t coopMatCasesIntended() {
             const size_t end = name.find('_', start + 1);
             if (device == std::string::npos || start == std::string::npos || end == std::string::npos) continue;
             const std::string variant = name.substr(start + 1, end - start - 1);
-            n += variant == "fast" || variant == "bf16" || variant == "packed" || variant == "breg" || variant == "nhwc" ||
-                 variant == "nchw";
+            for (vkconv::test::Variant v : vkconv::test::kAllVariants)
+                n += vkconv::test::variantName(v) == variant && vkconv::test::expectsCoopMat(v);
         }
     }
     return n;
