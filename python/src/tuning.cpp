@@ -97,6 +97,7 @@ void bindConfig(nb::module_& m) {
         .def_rw("mma_k", &KernelConfig::mmaK)
         .def_rw("stages", &KernelConfig::stages)
         .def_rw("a_loader", &KernelConfig::aLoader)
+        .def_rw("taps_inner", &KernelConfig::tapsInner)
         .def_rw("b_global", &KernelConfig::bGlobal)
         .def_rw("s_lanes", &KernelConfig::sLanes)
         .def_rw("b_registers", &KernelConfig::bRegisters)

@@ -62,6 +62,10 @@ def test_ranking_config_and_can_implement(ctx, rng):
     # one that cannot run is refused with the reason
     bad = vkconv.KernelConfig.from_json(ranked[0].config.to_json())
     assert bad == ranked[0].config
+    # the channels-last kernel's K order survives the tuning cache's JSON
+    taps = vkconv.KernelConfig()
+    taps.a_loader, taps.taps_inner = vkconv.ALoader.NHWC, True
+    assert vkconv.KernelConfig.from_json(taps.to_json()).taps_inner
     bad.bm = 7
     reason = vkconv.can_implement(bad, ctx.device, problem)
     assert reason
