@@ -248,6 +248,11 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model, counting
     // shared-memory wavefronts, ranks behind one output a row.
     if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28) factor *= 0.8;
+    // Among them, with four or more output channels a thread, eight outputs along one row led:
+    // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
+    // on the H200, twice: bench/RESULTS.md).
+    if (!d.isCpu() && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1 && p.outWidth() >= 28)
+        factor *= 0.88;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/RESULTS.md), so they rank behind it; the sweep can still take one.
