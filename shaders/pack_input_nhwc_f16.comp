@@ -13,6 +13,10 @@
 // is a whole number of 4-pixel words), converts them to four half pairs, and puts each pair where
 // the pixel's 16-byte output word will read it: the shared tile is already the output's layout, so
 // the second phase copies one 16-byte shared word to one 16-byte output word.
+//
+// SUBSAMPLE (a strided 1x1 convolution without padding, src/nhwc_input.cpp): only the pixels the
+// conv reads are packed, one in STRIDE_H x STRIDE_W, into an image of the output's size, on which
+// the conv kernel then runs at stride 1.
 #define VKCONV_OWN_OUTPUT
 #include "conv_problem.glsl"
 #include "nhwc_input.glsl"
@@ -26,10 +30,21 @@ const uint TILE_WORDS = TILE / 8;
 // [pixel][word]: the tile's output words. A pixel's word w sits at w ^ ((pixel / 4) % 8): the eight
 // 4-pixel groups that a subgroup's first phase writes at once then fall in different banks.
 shared uvec4 sWords[TILE * TILE_WORDS];
+layout(constant_id = 63) const bool SUBSAMPLE = false;
+// Pixels of a packed image.
+const uint PACKED_HW = SUBSAMPLE ? OUT_HW : IN_HW;
 // The planes are read four pixels at a time where every plane starts on a 16-byte boundary: a
 // plane a whole number of 4-pixel words (chunks then start at whole images, a multiple of 16
-// bytes, bound at a power-of-two alignment: src/nhwc_input.cpp, vectorInputAlignmentRule).
-const bool QUAD_PLANES = IN_HW % 4 == 0;
+// bytes, bound at a power-of-two alignment: src/nhwc_input.cpp, vectorInputAlignmentRule), and
+// where the packed pixels are the plane's own.
+const bool QUAD_PLANES = IN_HW % 4 == 0 && !SUBSAMPLE;
+
+// The input offset, within its plane, of packed pixel `pixel` of an image.
+uint planeOffset(uint pixel) {
+    if (!SUBSAMPLE) return pixel;
+    const uint oh = pixel / OUT_W, ow = pixel - oh * OUT_W;
+    return oh * uint(STRIDE_H) * IN_W + ow * uint(STRIDE_W);
+}
 
 uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ ((px / 4) % 8)); }
 
@@ -37,7 +52,7 @@ uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ ((px / 4) % 8)); 
 // (inf * 0 = NaN) and spoil outputs whose receptive field does not contain it.
 vec4 saturate(vec4 v) { return clamp(v, vec4(-65504.0), vec4(65504.0)); }
 
-// Pixels p .. p+3 (of the chunk, images one after another) of channel c; zero past either end.
+// Packed pixels p .. p+3 (of the chunk, images one after another) of channel c; zero past either end.
 vec4 loadQuad(uint p, uint c, uint pixels) {
     if (c >= C_TOTAL) return vec4(0.0);
     if (QUAD_PLANES) {
@@ -47,15 +62,15 @@ vec4 loadQuad(uint p, uint c, uint pixels) {
     }
     vec4 v = vec4(0.0);
     [[unroll]] for (uint e = 0; e < 4; ++e) {
-        const uint q = p + e, image = q / IN_HW, pixel = q - image * IN_HW;
-        if (q < pixels) v[e] = input_data[chunk.in_offset + (image * C_TOTAL + c) * IN_HW + pixel];
+        const uint q = p + e, image = q / PACKED_HW, pixel = q - image * PACKED_HW;
+        if (q < pixels) v[e] = input_data[chunk.in_offset + (image * C_TOTAL + c) * IN_HW + planeOffset(pixel)];
     }
     return saturate(v);
 }
 
 void main() {
     const uint images = chunk.m_rows / OUT_HW;
-    const uint pixels = images * IN_HW;
+    const uint pixels = images * PACKED_HW;
     const uint pixelTiles = (pixels + TILE - 1) / TILE;
     const uint channelTiles = (NHWC_C + TILE - 1) / TILE;
     const uint id = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;

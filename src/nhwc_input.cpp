@@ -8,8 +8,21 @@ uint32_t nhwcChannels(const ConvProblem& p, uint32_t bk) {
     return roundUp(uint64_t(p.inChannels), std::max(bk, 8u));
 }
 
+bool nhwcSubsamples(const ConvProblem& p) {
+    return p.kernelH == 1 && p.kernelW == 1 && p.padH == 0 && p.padW == 0 && (p.strideH > 1 || p.strideW > 1);
+}
+
+ConvProblem nhwcPackedProblem(const ConvProblem& p) {
+    if (!nhwcSubsamples(p)) return p;
+    ConvProblem q = p;
+    q.height = p.outHeight(), q.width = p.outWidth();
+    q.strideH = q.strideW = 1;
+    return q;
+}
+
 uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
-    return uint64_t(p.height) * uint64_t(p.width) * nhwcChannels(p, bk) * 2;
+    const ConvProblem q = nhwcPackedProblem(p);
+    return uint64_t(q.height) * uint64_t(q.width) * nhwcChannels(p, bk) * 2;
 }
 
 std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p, const std::string& loader) {
@@ -37,8 +50,9 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d, const std::string& loa
 std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
     if (std::string why = channelsLastKernelRules(c, p, "the channels-last loader"); !why.empty()) return why;
-    // Its packing pass reads the planes 16 bytes at a time where a plane is a whole number of words.
-    if (uint64_t(p.height) * uint64_t(p.width) % 4 == 0)
+    // Its packing pass reads the planes 16 bytes at a time where a plane is a whole number of
+    // words and it keeps every pixel.
+    if (!nhwcSubsamples(p) && uint64_t(p.height) * uint64_t(p.width) % 4 == 0)
         if (std::string why = vectorInputAlignmentRule(d, "the channels-last packing pass"); !why.empty()) return why;
     // The packed input of one image is bound as (part of) one buffer range, and word indices
     // are 32-bit in the shader.
@@ -68,6 +82,7 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     std::vector<VkSpecializationMapEntry> e;
     appendProblemEntries(e, offsetof(PackNhwcKernelSpec, problem));
     e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
+    e.push_back({63, offsetof(PackNhwcKernelSpec, subsample), sizeof(VkBool32)});
     return e;
 }
 
@@ -95,8 +110,10 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     const uint32_t channels = nhwcChannels(p, c.bk);
     const uint32_t bRows = uint32_t(p.kernelH * p.kernelW) * channels;
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
+    // The conv runs on the packed image: the problem as given, or (a strided 1x1) subsampled.
+    const ConvProblem packed = nhwcPackedProblem(p);
     CoopMatNhwcKernelSpec spec{};
-    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
+    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(packed, bRows, bCols));
     spec.channels = channels;
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     PreparedKernel k;
@@ -104,9 +121,11 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
-    k.packInput = pipelineKey("pack_input_nhwc_f16", PackNhwcKernelSpec{spec.kernel.problem, channels});
-    // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 pixels x 64 channels.
-    const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width), channelTiles = (channels + 63) / 64;
+    const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
+    k.packInput = pipelineKey("pack_input_nhwc_f16",
+                              PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample});
+    // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 packed pixels x 64 channels.
+    const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
     k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 63) / 64 * channelTiles; };
     return k;
 }

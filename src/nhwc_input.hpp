@@ -18,7 +18,15 @@ namespace vkconv::detail {
 // Halves per packed pixel: C padded to a multiple of BK.
 uint32_t nhwcChannels(const ConvProblem& problem, uint32_t bk);
 
-// Bytes of one image of the packed input.
+// Whether the packing pass keeps only the pixels the conv reads: a strided 1x1 convolution without
+// padding reads one pixel in stride_h x stride_w, so its packed image is the output's size and
+// the conv on it has stride 1.
+bool nhwcSubsamples(const ConvProblem& problem);
+// The problem the channels-last kernel computes on the packed image: `problem` itself, or with
+// nhwcSubsamples the stride-1 1x1 convolution over the output-sized image.
+ConvProblem nhwcPackedProblem(const ConvProblem& problem);
+
+// Bytes of one image of the packed input (of nhwcPackedProblem's size).
 uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 
 // The rules of the kernel family of shaders/conv2d_coopmat_nhwc.comp that do not depend on how A
@@ -49,8 +57,9 @@ struct CoopMatNhwcKernelSpec {
 
 // shaders/pack_input_nhwc_f16.comp
 struct PackNhwcKernelSpec {
-    ProblemSpec problem;
-    uint32_t channels;  // id 60
+    ProblemSpec problem;  // the problem as given: the input's geometry, the output's, the stride
+    uint32_t channels;    // id 60
+    VkBool32 subsample;   // id 63: nhwcSubsamples
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -219,6 +219,9 @@ std::vector<NamedProblem> chunkingProblems() {
         // 1x1 over 10800-byte input images (an odd multiple of 16 bytes): 36 images per chunk by
         // the output, 3 chunks; the NCHW loader's 16-byte loads from each chunk's offset.
         {"k1x1_chunks", noBias({100, 3, 30, 30, 8, 1, 1})},
+        // A strided 1x1 over 48-channel 31x31 images (184512 bytes): 5 images per chunk, 3 chunks;
+        // the channels-last packing pass keeps one pixel in 2x2 from each chunk's offset.
+        {"k1x1_stride2_chunks", stride({13, 48, 31, 31, 24, 1, 1}, 2, 2)},
     };
     std::vector<NamedProblem> out;
     uint64_t seed = 5000;
