@@ -316,12 +316,14 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         if (fragM * fragN > 16) factor *= 4.0;
         factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
         // 1x1: the packing pass is a second read of the input, and the NCHW loader reads it
-        // directly. Except where that loader reads pixels one at a time (stride 2, or planes not
-        // a whole number of 4-pixel words) and the output is wide (the fp32 A is read again for
-        // each of 8+ N tiles): there 128x128x16 4x2 here led (kernel-lab, H200: ResNet-50's
-        // 1x1 512->2048 at 7x7 0.955 ms against 1.027, its 1024->2048 stride-2 downsample 0.484
-        // against 0.538; at 1024 outputs or fewer the NCHW loader stayed ahead).
-        if (p.kernelH * p.kernelW == 1) factor *= !nchwVectorLoads(p) && p.gemmN() >= 2048 ? 0.8 : 3.0;
+        // directly. Except where the pass keeps only the pixels a strided 1x1 reads (a quarter at
+        // stride 2), or where the NCHW loader reads pixels one at a time (planes not a whole
+        // number of 4-pixel words) and the output is wide (its fp32 A read again for each of 8+ N
+        // tiles): there 128x128x16 4x2 here led (kernel-lab, H200: ResNet-50's 1x1 512->2048 at
+        // 7x7 0.955 ms against 1.027; the stride-2 downsamples 1024->2048 0.437 against 0.538,
+        // 512->1024 0.251 against 0.290, 256->512 0.153 against 0.153).
+        if (p.kernelH * p.kernelW == 1)
+            factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && p.gemmN() >= 2048) ? 0.8 : 3.0;
         // Unmeasured where the grid cannot fill the GPU (batch 1): the gather kernel keeps it.
         if (underfilled) factor *= 2.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
