@@ -261,15 +261,14 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= 1.0 + 32.0 / c.bm + 32.0 / c.bn;
         // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
         // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
-        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. Since the
-        // packing pass got twice as fast, 128x128x16 leads on every 3x3 layer of the suite with at
-        // least 128 output channels (kernel-lab on the H200's nine 3x3 layers, bench/RESULTS.md):
-        // 4x2 subgroups over 256 channels or more and on strided layers (ResNet-50's 3x3/512 s2
-        // 1.323 ms against 1.523 for the 128x256x16 tile), 2x4 over fewer at stride 1 (ResNet-50's
-        // 3x3/128 0.630 against 0.707 as 128x128x32; VGG's conv2_1 0.353 against 0.425). Before,
-        // 128x128x32 led with 2x4 over fewer than 256 channels and 1x4 over more at stride 1.
-        // The first entry that matches counts.
-        // C < 256, C >= 256, each also at stride 1 only or strided only.
+        // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. 128x128x16
+        // leads on every 3x3 layer of the suite with at least 128 output channels (kernel-lab on
+        // the H200's nine 3x3 layers, with the packing pass at 3.5 TB/s; bench/RESULTS.md): 4x2
+        // subgroups over 256 channels or more and on strided layers (ResNet-50's 3x3/512 s2 1.323
+        // ms against 1.523 for the 128x256x16 tile), 2x4 over fewer at stride 1 (ResNet-50's
+        // 3x3/128 0.630 against 0.707 as 128x128x32; VGG's conv2_1 0.353 against 0.425). Behind
+        // it, 128x128x32: 2x4 over fewer than 256 channels, 1x4 over more at stride 1. The first
+        // entry that matches counts; Depth: C < 256 or C >= 256, either at stride 1 or strided.
         enum class Depth { Any, Shallow, ShallowStride1, ShallowStrided, Deep, DeepStride1 };
         struct Layout {
             uint32_t bm, bn, bk, wm, wn;
@@ -278,8 +277,9 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         };
         static constexpr Layout kMeasured[] = {
             {128, 128, 16, 4, 2, 0.85, Depth::Deep},       {128, 128, 16, 4, 2, 0.85, Depth::ShallowStrided},
-            {128, 128, 16, 2, 4, 0.85, Depth::ShallowStride1}, {128, 128, 16, 2, 4, 0.88, Depth::Any},
-            {128, 128, 16, 4, 2, 0.88, Depth::Any},        {128, 128, 16, 4, 1, 0.9, Depth::Any},         {128, 128, 16, 2, 2, 0.9, Depth::Any},
+            {128, 128, 16, 2, 4, 0.85, Depth::ShallowStride1},
+            {128, 128, 16, 2, 4, 0.88, Depth::Any},        {128, 128, 16, 4, 2, 0.88, Depth::Any},
+            {128, 128, 16, 4, 1, 0.9, Depth::Any},         {128, 128, 16, 2, 2, 0.9, Depth::Any},
             {128, 128, 32, 2, 4, 1.0, Depth::Shallow},     {128, 128, 32, 1, 4, 1.02, Depth::Shallow},
             {128, 128, 32, 1, 4, 0.9, Depth::DeepStride1}, {128, 128, 32, 1, 4, 1.0, Depth::Any},
             {128, 128, 32, 2, 4, 1.02, Depth::Any},        {128, 128, 32, 4, 2, 1.025, Depth::Any},
