@@ -150,8 +150,11 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
 void main() {
     const uint warp = gl_SubgroupID;
     const uint warpM = warp % WARPS_M, warpN = warp / WARPS_M;
-    tileM0 = (gl_WorkGroupID.x + chunk.m_tile_base) * BM;
-    nTile = gl_WorkGroupID.y;
+    // The grid is M tiles x N tiles; workgroups take them N tile fastest, so that the workgroups
+    // reading one M tile's A rows run at the same time and the L2 serves all but the first.
+    const uint order = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    tileM0 = (order / gl_NumWorkGroups.y + chunk.m_tile_base) * BM;
+    nTile = order % gl_NumWorkGroups.y;
 
     for (uint n = gl_LocalInvocationIndex; n < BN; n += THREADS) {
         const uint k = nTile * BN + n;
