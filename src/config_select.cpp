@@ -254,11 +254,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // 2.36 on 3x3/512 (6.11), with every 128x128 and 128x256 tile within 10%; on VGG's
         // 3x3/64 64x64x32 with 8 subgroups, 1.21 (gather 1.65). On a 1x1 over 256 channels it
         // lost, 0.27 against 0.22 ms: the packing pass reads the input once more.
-        // Against the gather kernel's costs: 0.42x its time on ResNet-50's 3x3/256.
-        factor = 0.31;
-        // Every workgroup reads its A rows and B columns from L2 once per K slice: larger tiles
-        // read less (64x128 took 1.38x 128x128's time on 3x3/256).
-        factor *= 1.0 + 32.0 / c.bm + 32.0 / c.bn;
+        factor = channelsLastTileFactor(c);
         // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
         // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
         // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. 128x128x16

@@ -53,8 +53,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // fewest fragments a subgroup, as for the channels-last loader, which this one beats by
     // its missing packing pass.
     if (d.isCpu()) return work * (1.0 + fragM * fragN / 4.0) * 0.9 * underfill;
-    // The channels-last kernel's H200 calibration (heuristicCost) without its packing pass.
-    double factor = 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
+    // The channels-last kernel's H200 calibration without its packing pass.
+    double factor = channelsLastTileFactor(c);
     // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/RESULTS.md): the best
     // tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
     // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,

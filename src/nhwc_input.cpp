@@ -63,6 +63,12 @@ std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
     return "";
 }
 
+double channelsLastTileFactor(const KernelConfig& c) {
+    // 0.42x the gather kernel's time on ResNet-50's 3x3/256 (kernel-lab, bench/RESULTS.md); 64x128
+    // took 1.38x 128x128's time there.
+    return 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
+}
+
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
     // shaders/conv2d_coopmat_nhwc.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
     // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.

@@ -44,6 +44,11 @@ std::string vectorInputAlignmentRule(const DeviceInfo& device, const std::string
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 
+// The cost factor the channels-last kernel family starts from (the NCHW loader too), calibrated on
+// the H200: its time against the gather kernel's cost unit, and the L2 stream of every workgroup's
+// A rows and B columns, which larger tiles read less often.
+double channelsLastTileFactor(const KernelConfig& config);
+
 // Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
 
