@@ -10,6 +10,8 @@
 // Entries are checked when looked up: a malformed one is ignored (with a note) and kept in the
 // file. A file that is not a tuning cache at all is ignored, and moved aside (never deleted) by
 // the next save. A file of a newer format is ignored and never overwritten.
+#include <algorithm>
+#include <iterator>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -41,6 +43,8 @@ const char* toString(ALoader a) {
            : a == ALoader::Nchw ? "nchw"
                                 : "gather";
 }
+constexpr ALoader kLoaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
+constexpr const char* kExpectedLoaders = "expected gather, packed, nhwc or nchw";
 
 json configObject(const KernelConfig& c) {
     return json{{"path", toString(c.path)}, {"bm", c.bm},         {"bn", c.bn},
@@ -74,6 +78,12 @@ KernelConfig configFromObject(const json& j) {
                                   j.contains(field) ? j.at(field).dump() : "missing", "expected a string");
         return j.at(field).get<std::string>();
     };
+    auto flag = [&](const char* field) {
+        if (!j.contains(field) || !j.at(field).is_boolean())
+            throw invalidArgument(std::string("config.") + field,
+                                  j.contains(field) ? j.at(field).dump() : "missing", "expected true or false");
+        return j.at(field).get<bool>();
+    };
     KernelConfig c;
     c.path = pathFromString(text("path"));
     c.bm = u32("bm"), c.bn = u32("bn"), c.bk = u32("bk");
@@ -86,35 +96,22 @@ KernelConfig configFromObject(const json& j) {
     // "Tried and dropped"): refused like any unknown loader, with the reason.
     if (loader == "patch")
         throw invalidArgument("config.aLoader", loader,
-                              "the patch loader was removed (slower than gather, wrong on NVIDIA); "
-                              "expected gather, packed, nhwc or nchw");
-    if (loader != "gather" && loader != "packed" && loader != "nhwc" && loader != "nchw")
-        throw invalidArgument("config.aLoader", loader, "expected gather, packed, nhwc or nchw");
-    c.aLoader = loader == "packed" ? ALoader::Packed
-                : loader == "nhwc" ? ALoader::Nhwc
-                : loader == "nchw" ? ALoader::Nchw
-                                   : ALoader::Gather;
-    if (!j.contains("bGlobal") || !j.at("bGlobal").is_boolean())
-        throw invalidArgument("config.bGlobal", j.contains("bGlobal") ? j.at("bGlobal").dump() : "missing",
-                              "expected true or false");
-    c.bGlobal = j.at("bGlobal").get<bool>();
+                              std::string("the patch loader was removed (slower than gather, wrong on NVIDIA); ") +
+                                  kExpectedLoaders);
+    const auto known = std::find_if(std::begin(kLoaders), std::end(kLoaders),
+                                    [&](ALoader a) { return loader == toString(a); });
+    if (known == std::end(kLoaders)) throw invalidArgument("config.aLoader", loader, kExpectedLoaders);
+    c.aLoader = *known;
+    c.bGlobal = flag("bGlobal");
     c.subgroupSize = u32("subgroupSize");
     // Entries written while the patch loader existed also hold its "tileH" and "tileW": ignored.
     // Fields added after the format's first entries: absent means what configurations were
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");
     if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
-    if (j.contains("bRegisters")) {
-        if (!j.at("bRegisters").is_boolean())
-            throw invalidArgument("config.bRegisters", j.at("bRegisters").dump(), "expected true or false");
-        c.bRegisters = j.at("bRegisters").get<bool>();
-    }
+    if (j.contains("bRegisters")) c.bRegisters = flag("bRegisters");
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
-    if (j.contains("tapsInner")) {
-        if (!j.at("tapsInner").is_boolean())
-            throw invalidArgument("config.tapsInner", j.at("tapsInner").dump(), "expected true or false");
-        c.tapsInner = j.at("tapsInner").get<bool>();
-    }
+    if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
     if (j.contains("fp32Kernel")) {
         const std::string kernel = text("fp32Kernel");
         if (kernel != "gemm" && kernel != "grouped-direct")
