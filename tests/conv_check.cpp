@@ -75,6 +75,12 @@ NchwConfig nchwVariantConfigKind(const std::string& problem) {
     return NchwConfig::None;
 }
 
+// The variants that force an A loader (and B placement or K order) through loaderConfig().
+bool forcesLoader(Variant variant) {
+    return variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
+           variant == Variant::NhwcTapsInner || variant == Variant::Nchw;
+}
+
 // The forced-loader variants' configuration: the heuristic's best with that loader (and, packed,
 // that B placement; NCHW, the kind of configuration its problem checks).
 std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem& named, Variant variant) {
@@ -147,9 +153,7 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
                     !hasShape(*d, ScalarType::F16))
                     continue;
             }
-            const bool forced = variant == Variant::Packed || variant == Variant::PackedBRegisters ||
-                                variant == Variant::Nhwc || variant == Variant::NhwcTapsInner ||
-                                variant == Variant::Nchw;
+            const bool forced = forcesLoader(variant);
             const std::optional<DeviceInfo> seen =
                 d ? std::optional<DeviceInfo>(profile ? applyProfile(*d, *profile) : *d) : std::nullopt;
             for (const auto& p : problems) {
@@ -198,8 +202,7 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
 
     ConvOptions options;
     options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
-    if (variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
-        variant == Variant::NhwcTapsInner || variant == Variant::Nchw) {
+    if (forcesLoader(variant)) {
         const auto config = loaderConfig(device, named, variant);
         if (!config) {
             // Registered only where one fits the device; a profile's narrowed limits (the
