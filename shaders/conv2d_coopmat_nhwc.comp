@@ -58,7 +58,11 @@ layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_w
 
 const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice
 // Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
+#ifdef VKCONV_NHWC_WINDOW
+const uint A_ROW_WORDS = BK_WORDS;
+#else
 const uint A_ROW_WORDS = BK_WORDS + 1;
+#endif
 shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
 const uint A_WORDS = BM * BK_WORDS;
 

@@ -99,7 +99,7 @@ uint32_t nhwcSharedMemoryBytes(const KernelConfig& c, const ConvProblem& p) {
     // shaders/conv2d_coopmat_nhwc.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
     // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats; nhwc_window.glsl:
     // sWindow[WINDOW_PIXELS * BK/8] words.
-    uint64_t words = 2ull * c.bm * (c.bk / 8 + 1) + 2ull * c.bk * (c.bn / 8 + 1);
+    uint64_t words = 2ull * c.bm * (c.bk / 8 + (c.inputWindow ? 0 : 1)) + 2ull * c.bk * (c.bn / 8 + 1);
     if (c.inputWindow) words += uint64_t(nhwcWindowRows(p, c.bm)) * uint64_t(p.width) * (c.bk / 8);
     return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + c.mmaM * c.mmaN * 4, 1u << 30));
 }
