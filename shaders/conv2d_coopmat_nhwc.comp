@@ -17,11 +17,8 @@
 //
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
-// straight from the fp32 NCHW input, with no packing pass; and a third time with
-// VKCONV_NHWC_WINDOW (conv2d_coopmat_nhwc_window_f16), whose A loader (nhwc_window.glsl) stages
-// each channel slice of the tile's input rows in shared memory once for all taps. A loader provides
-// A_REG (a register set's element), A_PER_THREAD, initRows(), loadA(t, a), storeA(stage, t, a) and
-// the shared stage sA.
+// straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
+// set's element), A_PER_THREAD, initRows(), loadA(), storeA() and the shared stage sA.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -56,20 +53,12 @@ const uint SLICES = KERNEL_R * KERNEL_S * TAP_SLICES;
 #else
 layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_words[]; };
 
+#define A_REG uvec4
 const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice
 // Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
-#ifdef VKCONV_NHWC_WINDOW
-const uint A_ROW_WORDS = BK_WORDS;
-#else
 const uint A_ROW_WORDS = BK_WORDS + 1;
-#endif
 shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
 const uint A_WORDS = BM * BK_WORDS;
-
-#ifdef VKCONV_NHWC_WINDOW
-#include "nhwc_window.glsl"
-#else
-#define A_REG uvec4
 const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
 
 // The A rows this thread loads: the packed pixel index of the row's image and the input row and
@@ -104,14 +93,13 @@ void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
     }
 }
 
-void storeA(uint stage, uint t, uvec4 a[A_PER_THREAD]) {
+void storeA(uint stage, uvec4 a[A_PER_THREAD]) {
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         if (v < A_WORDS) sA[(stage * BM + v / BK_WORDS) * A_ROW_WORDS + v % BK_WORDS] = a[i];
     }
 }
-#endif  // VKCONV_NHWC_WINDOW
-#endif  // VKCONV_NCHW_INPUT
+#endif
 
 void loadSlice(uint t, out A_REG a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
     loadA(t, a);
@@ -122,8 +110,8 @@ void loadSlice(uint t, out A_REG a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
     }
 }
 
-void storeSlice(uint stage, uint t, A_REG a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
-    storeA(stage, t, a);
+void storeSlice(uint stage, A_REG a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
+    storeA(stage, a);
     [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         if (v < B_WORDS) sB[(stage * BK + v / BN_WORDS) * B_ROW_WORDS + v % BN_WORDS] = b[i];
@@ -179,7 +167,7 @@ void main() {
     uvec4 b0[B_PER_THREAD], b1[B_PER_THREAD];
     loadSlice(0, a0, b0);
     if (SLICES > 1) loadSlice(1, a1, b1);
-    storeSlice(0, 0, a0, b0);
+    storeSlice(0, a0, b0);
     barrier();  // also publishes sBias and the fragment positions
     if (SLICES > 2) loadSlice(2, a0, b0);
     [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
@@ -193,12 +181,12 @@ void main() {
     // set just stored takes slice t+3.
     for (uint t = 0; t < SLICES; t += 2) {
         multiplySlice(0, warpM, warpN);
-        if (t + 1 < SLICES) storeSlice(1, t + 1, a1, b1);
+        if (t + 1 < SLICES) storeSlice(1, a1, b1);
         barrier();
         if (t + 3 < SLICES) loadSlice(t + 3, a1, b1);
         if (t + 1 >= SLICES) break;
         multiplySlice(1, warpM, warpN);
-        if (t + 2 < SLICES) storeSlice(0, t + 2, a0, b0);
+        if (t + 2 < SLICES) storeSlice(0, a0, b0);
         barrier();
         if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
     }

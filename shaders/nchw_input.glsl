@@ -73,7 +73,7 @@ void loadA(uint t, out vec4 a[A_PER_THREAD]) {
     }
 }
 
-void storeA(uint stage, uint t, vec4 a[A_PER_THREAD]) {
+void storeA(uint stage, vec4 a[A_PER_THREAD]) {
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const uint k = v / QUADS_M, q = v - k * QUADS_M, row = (stage * BK + k) * A_ROW_VEC4;

@@ -84,10 +84,6 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 if (loader == ALoader::Nhwc && p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
                                     c.tapsInner = true;
                                     add(c);
-                                    // Each channel slice of the tile's input rows staged once for
-                                    // all taps, where that window fits beside the stages.
-                                    c.inputWindow = true;
-                                    if (c.sharedMemoryBytes(p) <= d.maxSharedMemoryBytes) add(c);
                                 }
                             }
         // The packed loader with B in registers: one subgroup per MMA_N columns, workgroups

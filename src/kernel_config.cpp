@@ -101,7 +101,7 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
                           std::to_string(bk) + " stages " + std::to_string(stages));
     };
     if (path == Path::Fp32) return total((u128(bk) * bm + u128(bk) * bn) * 4);
-    if (aLoader == ALoader::Nhwc) return detail::nhwcSharedMemoryBytes(*this, p);
+    if (aLoader == ALoader::Nhwc) return detail::nhwcSharedMemoryBytes(*this);
     if (aLoader == ALoader::Nchw) return detail::nchwSharedMemoryBytes(*this);
     // The layouts below divide by these.
     if (bm == 0) throw invalidArgument("config.bm", bm, "must be >= 1");
@@ -140,7 +140,6 @@ std::string KernelConfig::str() const {
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
     if (path != Path::Fp32 && aLoader == ALoader::Nhwc) s << " nhwc";
     if (path != Path::Fp32 && tapsInner) s << " taps-inner";
-    if (path != Path::Fp32 && inputWindow) s << " window";
     if (path != Path::Fp32 && aLoader == ALoader::Nchw) s << " nchw";
     if (path != Path::Fp32 && bRegisters) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
@@ -205,7 +204,6 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
         if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
     }
     if (c.tapsInner && c.aLoader != ALoader::Nhwc) return "taps-inner K order needs the channels-last (nhwc) loader";
-    if (c.inputWindow && c.aLoader != ALoader::Nhwc) return "the input window needs the channels-last (nhwc) loader";
     if (c.aLoader == ALoader::Nchw) {
         if (std::string why = detail::nchwCanImplement(c, d, p); !why.empty()) return why;
     }

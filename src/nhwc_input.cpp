@@ -1,7 +1,6 @@
 #include "nhwc_input.hpp"
 
 #include <algorithm>
-#include <utility>
 
 namespace vkconv::detail {
 
@@ -51,9 +50,6 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d, const std::string& loa
 std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
     if (std::string why = channelsLastKernelRules(c, p, "the channels-last loader"); !why.empty()) return why;
-    if (c.inputWindow && !c.tapsInner) return "the input window needs the taps-inner K order";
-    if (c.inputWindow && p.kernelH * p.kernelW < 2)
-        return "the input window serves kernels of two or more taps (a 1x1's window is its A tile)";
     // Its packing pass reads the planes 16 bytes at a time where a plane is a whole number of
     // words and it keeps every pixel.
     if (!nhwcSubsamples(p) && uint64_t(p.height) * uint64_t(p.width) % 4 == 0)
@@ -73,34 +69,10 @@ double channelsLastTileFactor(const KernelConfig& c) {
     return 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
 }
 
-uint32_t nhwcWindowRows(const ConvProblem& p, uint32_t bm) {
-    const int64_t outW = p.outWidth(), outHW = p.outHeight() * outW, H = p.height;
-    const int64_t reach = int64_t(p.kernelH - 1) * p.dilationH;
-    // Tiles start at multiples of bm from a chunk's first image: within an image, at multiples
-    // of gcd(bm, OUT_HW). The formulas are the shader's (initRows): the window starts at the first
-    // output row's top input row, clamped to the image; it must reach the last row's bottom one
-    // (or, where that row reaches no input row, the end of the image before).
-    int64_t step = outHW, b = bm;
-    while (b) step = std::exchange(b, step % b);
-    // Past 2^16 starts (large images, which no window of shared memory holds), the bound of every
-    // image a tile touches, whole.
-    if (outHW / step > (1 << 16)) return static_cast<uint32_t>(std::min<int64_t>(((outHW + bm - 2) / outHW + 1) * H, 1 << 20));
-    int64_t rows = 1;
-    for (int64_t o = 0; o < outHW; o += step) {
-        const int64_t first = std::clamp<int64_t>(o / outW * p.strideH - p.padH, 0, H);
-        const int64_t last = o + bm - 1, image = last / outHW, oh = last % outHW / outW;
-        const int64_t lastRow = image * H + std::clamp<int64_t>(oh * p.strideH - p.padH + reach, -1, H - 1);
-        rows = std::max(rows, lastRow - first + 1);
-    }
-    return static_cast<uint32_t>(std::min<int64_t>(rows, 1 << 20));
-}
-
-uint32_t nhwcSharedMemoryBytes(const KernelConfig& c, const ConvProblem& p) {
+uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
     // shaders/conv2d_coopmat_nhwc.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
-    // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats; nhwc_window.glsl:
-    // sWindow[WINDOW_PIXELS * BK/8] words.
-    uint64_t words = 2ull * c.bm * (c.bk / 8 + (c.inputWindow ? 0 : 1)) + 2ull * c.bk * (c.bn / 8 + 1);
-    if (c.inputWindow) words += uint64_t(nhwcWindowRows(p, c.bm)) * uint64_t(p.width) * (c.bk / 8);
+    // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
+    const uint64_t words = 2ull * c.bm * (c.bk / 8 + 1) + 2ull * c.bk * (c.bn / 8 + 1);
     return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + c.mmaM * c.mmaN * 4, 1u << 30));
 }
 
@@ -109,7 +81,6 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     for (auto& entry : e) entry.offset += offsetof(CoopMatNhwcKernelSpec, kernel);
     e.push_back({60, offsetof(CoopMatNhwcKernelSpec, channels), 4});
     e.push_back({62, offsetof(CoopMatNhwcKernelSpec, tapsInner), sizeof(VkBool32)});
-    e.push_back({64, offsetof(CoopMatNhwcKernelSpec, windowPixels), 4});
     return e;
 }
 
@@ -151,9 +122,8 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(packed, bRows, bCols));
     spec.channels = channels;
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
-    spec.windowPixels = c.inputWindow ? nhwcWindowRows(p, c.bm) * uint32_t(p.width) : 1;
     PreparedKernel k;
-    k.pipeline = pipelineKey(c.inputWindow ? "conv2d_coopmat_nhwc_window_f16" : "conv2d_coopmat_nhwc_f16", spec);
+    k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));

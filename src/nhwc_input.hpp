@@ -49,21 +49,14 @@ std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& devic
 // A rows and B columns, which larger tiles read less often.
 double channelsLastTileFactor(const KernelConfig& config);
 
-// Rows of the input window (KernelConfig::inputWindow, shaders/nhwc_window.glsl) that a tile of
-// `bm` output pixels needs at most: from the top input row its first output row reaches to the
-// last one its last row reaches, counted through the stack of the chunk's images.
-uint32_t nhwcWindowRows(const ConvProblem& problem, uint32_t bm);
-
-// Shared memory the kernel declares: A's and B's two stages, the bias row, the fragment table, and
-// with inputWindow the window.
-uint32_t nhwcSharedMemoryBytes(const KernelConfig& config, const ConvProblem& problem);
+// Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
+uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
 
 // shaders/conv2d_coopmat_nhwc.comp
 struct CoopMatNhwcKernelSpec {
     CoopMatKernelSpec kernel;
     uint32_t channels;  // id 60: NHWC_C
     VkBool32 tapsInner;  // id 62: TAPS_INNER
-    uint32_t windowPixels;  // id 64: WINDOW_PIXELS (inputWindow), else 1
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
@@ -75,8 +68,8 @@ struct PackNhwcKernelSpec {
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
-// The conv kernel (weights as B[k][n] fp16 in the config's K order, columns padded to BN; with
-// inputWindow the windowed loader's build of it) and its packing pass.
+// The conv kernel (weights as B[(r*S + s)*NHWC_C + c][n] fp16, columns padded to BN) and its
+// packing pass.
 PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
                                         const float* weight);
 

@@ -25,7 +25,6 @@ std::string variantName(Variant variant) {
         case Variant::PackedBRegisters: return "breg";
         case Variant::Nhwc: return "nhwc";
         case Variant::NhwcTapsInner: return "nhwctaps";
-        case Variant::NhwcWindow: return "nhwcwindow";
         case Variant::Nchw: return "nchw";
     }
     return "?";
@@ -79,7 +78,7 @@ NchwConfig nchwVariantConfigKind(const std::string& problem) {
 // The variants that force an A loader (and B placement or K order) through loaderConfig().
 bool forcesLoader(Variant variant) {
     return variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
-           variant == Variant::NhwcTapsInner || variant == Variant::NhwcWindow || variant == Variant::Nchw;
+           variant == Variant::NhwcTapsInner || variant == Variant::Nchw;
 }
 
 // The forced-loader variants' configuration: the heuristic's best with that loader (and, packed,
@@ -91,17 +90,14 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     const ALoader loader = packed ? ALoader::Packed : variant == Variant::Nchw ? ALoader::Nchw : ALoader::Nhwc;
     const NchwConfig nchwKind = variant == Variant::Nchw ? nchwVariantConfigKind(named.name) : NchwConfig::None;
     // The channels-last kernel in each K order: the taps-inner one only where it differs (several
-    // channel slices and several taps), which its candidates already are; the same with the input
-    // window, where its candidates fit shared memory.
-    const bool window = variant == Variant::NhwcWindow;
-    const bool tapsInner = variant == Variant::NhwcTapsInner || window;
+    // channel slices and several taps), which its candidates already are.
+    const bool tapsInner = variant == Variant::NhwcTapsInner;
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
     std::optional<KernelConfig> best;
     double bestCost = 0;
     for (const auto& c : detail::candidateConfigs(Path::CoopMatF16, d, p)) {
-        if (c.aLoader != loader || c.bRegisters != bRegisters || c.tapsInner != tapsInner || c.inputWindow != window)
-            continue;
+        if (c.aLoader != loader || c.bRegisters != bRegisters || c.tapsInner != tapsInner) continue;
         if (nchwKind == NchwConfig::FewSubgroups && c.warpsM * c.warpsN != 4) continue;
         const double cost = detail::heuristicCost(c, d, p);
         if (!best || cost < bestCost) best = c, bestCost = cost;
@@ -163,9 +159,7 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
             for (const auto& p : problems) {
                 // The channels-last kernel compiles slowly on lavapipe (seconds a pipeline): it
                 // is forced on the hand-picked problems; the random ones reach it through Fast,
-                // wherever the heuristic picks it. The windowed loader takes them too: their
-                // strides, dilations, paddings and tiles across images are where its window's
-                // edges differ from the plain loader's reads.
+                // wherever the heuristic picks it.
                 if ((variant == Variant::Nhwc || variant == Variant::NhwcTapsInner) && p.name.rfind("random_", 0) == 0)
                     continue;
                 if (forced && !(seen && loaderConfig(*seen, p, variant))) continue;

@@ -65,10 +65,6 @@ struct KernelConfig {
     // ((c / BK, r, s, c % BK)) instead of the channels inside each tap ((r, s, c)), so that the
     // R x S slices that read the same input pixels' channels follow one another (cache reuse).
     bool tapsInner = false;
-    // Channels-last loader with the taps inner: each BK-channel slice of the input rows a tile
-    // reaches (the window) is loaded into shared memory once, and each tap's A tile copied from
-    // there, instead of every tap's rows loaded from memory (shaders/nhwc_window.glsl).
-    bool inputWindow = false;
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
     // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
