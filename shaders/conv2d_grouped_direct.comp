@@ -167,7 +167,7 @@ void main() {
         // Input row a of this thread's window feeds output row j through kernel row r where
         // a = j*SH + r*DH: all constants once the loops are unrolled.
         const uint tileBase = base + plane * TILE_WORDS;
-        [[unroll]] for (uint a = 0; a < THREAD_IN_H; ++a) {
+        [[unroll]] for (uint a = 0; a < ((DEBUG_SKIP & 2u) != 0u ? 0u : THREAD_IN_H); ++a) {
             float x[THREAD_IN_W];
             const uint word = tileBase + (inRow0 + a) * ROW_WORDS + inCol0;
             if (VEC_READS) {
@@ -199,6 +199,8 @@ void main() {
         const bool vectors = VEC_W % 4u == 0u && OUT_W % 4u == 0u && (chunk.out_offset & 3u) == 0u;
         const uint ow = ow0 + tx * VEC_W;
         if (c + 1u < C_G || group >= GROUPS) continue;  // at the end of the step: every thread meets the next barrier
+        // Diagnostics: the stores left out, the arithmetic kept (its result still decides a branch).
+        if ((DEBUG_SKIP & 4u) != 0u && acc[0] != -12345.0) continue;
         [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
             const uint kk = kBlock * KB + kb;
             if (kk >= K_G) break;

@@ -29,6 +29,11 @@ vec4 staged4[LOAD_STEPS4];
 // the image whose channels start at imagePlanes; the tiles' top-left input (shared column 0) is
 // (ih0, iwA). Past the last group and outside the image: zero.
 void fetchStep(uint t, uint imagePlanes, uint firstGroup, int ih0, int iwA, bool vectors) {
+    if ((DEBUG_SKIP & 1u) != 0u) {  // diagnostics: the step's loads left out
+        [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) staged4[i] = vec4(0.0);
+        [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) staged[i] = 0.0;
+        return;
+    }
     const uint step = t / C_G, c = t - step * C_G;
     const uint group0 = firstGroup + step * GB;
     if (VECTORS_POSSIBLE && vectors) {

@@ -18,6 +18,7 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.threads = c.threads();
     spec.groups = c.directGroups;
     spec.groupSteps = c.directGroupSteps;
+    spec.debugSkip = c.debugSkip;
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
     // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded

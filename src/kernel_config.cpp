@@ -128,6 +128,7 @@ std::string KernelConfig::str() const {
           << directThreadsW << "x" << directThreadsH;
         if (directGroups != 1) s << " groups " << directGroups;
         if (directGroupSteps != 1) s << " serial " << directGroupSteps;
+        if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
         if (subgroupSize) s << " sg" << subgroupSize;
         return s.str();
     }

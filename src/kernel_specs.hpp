@@ -77,10 +77,12 @@ struct CoopMatKernelSpec {
 struct GroupedDirectSpec {
     ProblemSpec problem;
     uint32_t threadsW, threadsH, vecW, rows, channels, threads, groups, groupSteps;
+    uint32_t debugSkip;  // id 40: DEBUG_SKIP (KernelConfig::debugSkip)
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
         appendProblemEntries(e, offsetof(GroupedDirectSpec, problem));
+        e.push_back({40, offsetof(GroupedDirectSpec, debugSkip), sizeof(uint32_t)});
         const uint32_t offsets[] = {offsetof(GroupedDirectSpec, threadsW), offsetof(GroupedDirectSpec, threadsH),
                                     offsetof(GroupedDirectSpec, vecW),     offsetof(GroupedDirectSpec, rows),
                                     offsetof(GroupedDirectSpec, channels), offsetof(GroupedDirectSpec, threads),
