@@ -106,45 +106,6 @@ void loadWeights(uint firstGroup, uint kBlock) {
 
 #include "grouped_direct_tile.glsl"
 
-// Whole output planes whose rows are not whole 16-byte vectors (a 14 x 14 plane): one tile an
-// image and every output channel of a group in one workgroup, so that the GB groups' outputs are
-// one contiguous run of GB x K_G planes. They go out through shared memory (the input buffer,
-// once every thread has read it) as that run, 16-byte stores where the planes are whole vectors,
-// instead of each thread's column of a plane (scalar stores, a row of 14 words meeting sectors
-// partly). Only with one step: whole-plane loads leave the padding words of the buffers alone
-// (zeroed once), and the staged outputs overwrite them. (Written without && and ||, like
-// grouped_direct_tile.glsl's constants.)
-const uint STAGED_WORDS = GB * K_G * OUT_HW;
-const bool PLANE_STORES = TILES_PER_IMAGE == 1u
-    ? (K_BLOCKS == 1u ? (OUT_W % 4u != 0u ? (STEPS == 1u ? STAGED_WORDS <= STEP_WORDS : false) : false) : false)
-    : false;
-
-float acc[KB * ROWS * VEC_W];  // this thread's outputs: [kb][j][v]
-
-// The GB groups' finished outputs (this thread's in acc), through buffer `base` to the output.
-// Every thread calls it: it has barriers.
-void storePlanes(uint base, uint image, uint groupStart, uint plane, uint tx, uint ty) {
-    barrier();  // every thread's reads of the step's input are done
-    if (groupStart + plane < GROUPS)
-        [[unroll]] for (uint kb = 0; kb < KB; ++kb)
-            [[unroll]] for (uint j = 0; j < ROWS; ++j)
-                [[unroll]] for (uint v = 0; v < VEC_W; ++v) {
-                    const uint oh = ty * ROWS + j, ow = tx * VEC_W + v;
-                    if (kb < K_G && oh < OUT_H && ow < OUT_W)
-                        storeWord(base, (plane * K_G + kb) * OUT_HW + oh * OUT_W + ow, acc[(kb * ROWS + j) * VEC_W + v]);
-                }
-    barrier();
-    const uint words = groupStart < GROUPS ? min(GB, GROUPS - groupStart) * K_G * OUT_HW : 0u;
-    const uint outBase = chunk.out_offset + (image * K_TOTAL + groupStart * K_G) * OUT_HW;
-    if ((DEBUG_SKIP & 4u) != 0u) return;  // diagnostics: the stores left out
-    if (OUT_HW % 4u == 0u && (chunk.out_offset & 3u) == 0u) {
-        for (uint e = gl_LocalInvocationIndex; e < words / 4u; e += THREADS) output_vec4[outBase / 4u + e] = sIn[base / 4u + e];
-    } else {
-        for (uint e = gl_LocalInvocationIndex; e < words; e += THREADS)
-            output_data[outBase + e] = sIn[(base + e) / 4u][(base + e) % 4u];
-    }
-}
-
 // Reads a thread's window row (THREAD_IN_W words from `word`, which lies SHIFT words into a
 // 16-byte vector when VEC_READS) from shared memory.
 const bool VEC_READS = (VEC_W * SW) % 4u == 0u;
@@ -178,6 +139,7 @@ void main() {
     loadWeights(firstGroup, kBlock);     // read after the first step's barrier
     if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
 
+    float acc[KB * ROWS * VEC_W];  // [kb][j][v]
     [[dont_unroll]] for (uint t = 0; t < STEPS; ++t) {
         const uint step = t / C_G, c = t - step * C_G;
         const uint group = firstGroup + step * GB + plane;
@@ -230,10 +192,6 @@ void main() {
                         }
                     }
             }
-        }
-        if (PLANE_STORES) {
-            if (c + 1u == C_G) storePlanes(base, image, firstGroup + step * GB, plane, tx, ty);
-            continue;
         }
         // The group's last input channel: its outputs are done. Whole 16-byte vectors when every
         // output row starts 16-byte aligned (then a vector is either wholly inside the row or

@@ -103,12 +103,6 @@ std::vector<DirectCase> directCases() {
         // 230 images of 4704 bytes: 2 chunks; 24 groups in 3 blocks of 4 x 2, split 2 + 1 along Z.
         {"tile_groups4_serial2_chunks_split_z", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1),
          Tile{7, 7, 1, 1, 1, 4, 2}, true},
-        // Whole output planes staged through shared memory and stored as one run a workgroup (one
-        // step, rows not whole vectors): scalar stores (planes of 49 words) and 16-byte ones
-        // (planes of 196) from each of several chunks, partial last sets of groups (24 / 5, 20 / 3).
-        {"tile_groups5_plane_stores_chunks", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1), Tile{7, 7, 1, 1, 1, 5, 1}, true},
-        {"tile_groups3_plane_stores_vec4_chunks", problem(80, 20, 14, 14, 20, 3, 3, 20, 1, 1), Tile{14, 2, 7, 1, 1, 3, 1},
-         true},
     };
 }
 
