@@ -145,7 +145,7 @@ int main(int argc, char** argv) try {
     }
     std::sort(results.begin(), results.end(), [](auto& a, auto& b) { return a.first < b.first; });
     if (!skips.empty()) {
-        std::printf("\n== parts left out (diagnostic: 1 = A loads, 2 = matrix work, 4 = stores)\n");
+        std::printf("\n== parts left out (diagnostic: 1 = A / input loads, 2 = matrix work / arithmetic, 4 = stores)\n");
         for (size_t i = 0; i < std::min(results.size(), check); ++i)
             for (uint32_t skip : skips) {
                 KernelConfig c = results[i].second;
