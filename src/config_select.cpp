@@ -305,9 +305,12 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
             }
         factor *= layout;
         // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
-        // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2), at stride 1 within
-        // 1% either way (3x3/512 over 7x7 images 2.6% slower): kernel-lab, bench/RESULTS.md.
-        if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 ? 0.97 : 1.01;
+        // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
+        // 256 channels or more 1-7% faster since the grid takes its N tile fastest (3x3/512 over
+        // 7x7 images 2.107 against 2.254 ms in the sweep of 918cf68, 2.120 against 2.206 in
+        // kernel-lab; 3x3/256 0.7-1.9%); over fewer channels within 1% either way, 5% slower on
+        // 3x3/64 (kernel-lab, bench/RESULTS.md).
+        if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
         factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;

@@ -248,6 +248,13 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model, counting
     // shared-memory wavefronts, ranks behind one output a row.
     if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28) factor *= 0.8;
+    // Among them, tiles that read at most 8 input rows (before the halo) led MobileNet's two
+    // 112x112 depthwise layers in every H200 run, against tiles of twice as many rows: dw 32/112
+    // 0.118-0.123 ms as 8x112 threads 28x4 against 0.124-0.125 as 16x112 threads 28x8, dw 64/112
+    // s2 0.157-0.160 as 4x56 threads 14x4 against 0.161 as 8x56 threads 14x8 (kernel-lab twice
+    // and the sweep of 918cf68, bench/RESULTS.md).
+    if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28 && t.outH * uint64_t(p.strideH) <= 8)
+        factor *= 0.96;
     // Among them, with four or more output channels a thread, eight outputs along one row led:
     // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
     // on the H200, twice: bench/RESULTS.md).
