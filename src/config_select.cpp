@@ -307,7 +307,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
         // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
         // 256 channels or more 1-7% faster since the grid takes its N tile fastest (3x3/512 over
-        // 7x7 images 2.107 against 2.254 ms in the sweep of 918cf68, 2.120 against 2.206 in
+        // 7x7 images 2.107 against 2.254 ms in the sweep of eab2b95, 2.120 against 2.206 in
         // kernel-lab; 3x3/256 0.7-1.9%); over fewer channels within 1% either way, 5% slower on
         // 3x3/64 (kernel-lab, bench/RESULTS.md).
         if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;

@@ -252,7 +252,7 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // 112x112 depthwise layers in every H200 run, against tiles of twice as many rows: dw 32/112
     // 0.118-0.123 ms as 8x112 threads 28x4 against 0.124-0.125 as 16x112 threads 28x8, dw 64/112
     // s2 0.157-0.160 as 4x56 threads 14x4 against 0.161 as 8x56 threads 14x8 (kernel-lab twice
-    // and the sweep of 918cf68, bench/RESULTS.md).
+    // and the sweep of eab2b95, bench/RESULTS.md).
     if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28 && t.outH * uint64_t(p.strideH) <= 8)
         factor *= 0.96;
     // Among them, with four or more output channels a thread, eight outputs along one row led:
