@@ -62,11 +62,12 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // columns and 16 channels gives each subgroup two multiplies between barriers). 256-row
     // tiles, which the tile term above favours, were 10-30% slower on all but one layer.
     // Where the output channels are four times the input channels or more, over 256 input channels
-    // or more, 128x128x16 with 4x2 subgroups instead: BM 128 reads B half as often (ResNet-50's
-    // 1x1 256->1024 at 14x14: 0.521 ms against 0.562 as 64x256x16).
+    // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
+    // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
+    // twice; 80 registers a thread against 128, three workgroups an SM).
     const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
     const uint32_t idealBn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
-    const uint32_t idealBm = wideOutput ? 128 : 64, idealWm = wideOutput ? 4 : 2, idealWn = wideOutput ? 2 : 4;
+    const uint32_t idealBm = 64, idealWm = 2, idealWn = 4;
     const uint32_t idealBk = idealBn == 64 && p.inChannels >= 128 ? 32 : 16;
     const bool preferred = c.bn == idealBn && c.bm == idealBm && c.bk == idealBk && c.warpsM == idealWm &&
                            c.warpsN == idealWn;
