@@ -277,5 +277,23 @@ TEST(GroupedDirectRules, TuningNeighboursAreGroupedDirectTiles) {
     }
 }
 
+// kernel-lab --skip reaches the grouped direct kernel through debugSkip: the parts it can leave
+// out (1 input loads, 2 arithmetic, 4 stores) are accepted, any other bit refused by name.
+TEST(GroupedDirectRules, DebugSkipTakesItsThreeParts) {
+    const DeviceInfo gpu = fakeCoopMatDevice(false);
+    const ConvProblem p = problem(2, 32, 14, 14, 32, 3, 3, 32, 1, 1);
+    const auto candidates = detail::groupedDirectCandidates(gpu, p);
+    ASSERT_FALSE(candidates.empty());
+    KernelConfig c = candidates.front();
+    for (uint32_t skip : {1u, 2u, 4u, 7u}) {
+        c.debugSkip = skip;
+        EXPECT_EQ(canImplement(c, gpu, p), "") << skip;
+        EXPECT_NE(c.str().find("DEBUG-SKIP " + std::to_string(skip)), std::string::npos) << c.str();
+    }
+    c.debugSkip = 8;
+    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("debugSkip at most 7"));
+}
+
 }  // namespace
+
 }  // namespace vkconv::test
