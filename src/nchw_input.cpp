@@ -64,7 +64,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // Where the output channels are four times the input channels or more, over 256 input channels
     // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
-    // twice; 80 registers a thread against 128, three workgroups an SM).
+    // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
     const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
     const uint32_t idealBn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
     const uint32_t idealBm = 64, idealWm = 2, idealWn = 4;

@@ -295,5 +295,4 @@ TEST(GroupedDirectRules, DebugSkipTakesItsThreeParts) {
 }
 
 }  // namespace
-
 }  // namespace vkconv::test
