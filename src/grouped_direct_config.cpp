@@ -243,26 +243,26 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (!d.isCpu() && 2.0 * sharedBytes > d.maxSharedMemoryBytes) factor *= 1.45;
     // Four or more outputs along a row and at most two down a column, read as 16-byte vectors
     // from shared memory: on the H200 these led wherever a row holds several such strips
-    // (kernel-lab, bench/RESULTS.md: MobileNet's dw 32/112 0.118 ms against 0.141 for the
-    // model's 8x1, ResNeXt's grouped 3x3 0.218-0.235 against 0.266, dw 64/112 stride 2 0.157
-    // against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model, counting
-    // shared-memory wavefronts, ranks behind one output a row.
-    if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28) factor *= 0.8;
+    // (kernel-lab, bench/history/general-path.md: MobileNet's dw 32/112 0.118 ms against 0.141
+    // for the model's 8x1, ResNeXt's grouped 3x3 0.218-0.235 against 0.266, dw 64/112 stride 2
+    // 0.157 against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model,
+    // counting shared-memory wavefronts, ranks behind one output a row.
+    const bool vectorStrips = !d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28;
+    if (vectorStrips) factor *= 0.8;
     // Among them, tiles that read at most 8 input rows (before the halo) led MobileNet's two
     // 112x112 depthwise layers in every H200 run, against tiles of twice as many rows: dw 32/112
     // 0.118-0.123 ms as 8x112 threads 28x4 against 0.124-0.125 as 16x112 threads 28x8, dw 64/112
     // s2 0.157-0.160 as 4x56 threads 14x4 against 0.161 as 8x56 threads 14x8 (kernel-lab twice
     // and the sweep of eab2b95, bench/RESULTS.md).
-    if (!d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28 && t.outH * uint64_t(p.strideH) <= 8)
-        factor *= 0.96;
+    if (vectorStrips && t.outH * uint64_t(p.strideH) <= 8) factor *= 0.96;
     // Among them, with four or more output channels a thread, eight outputs along one row led:
     // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
-    // on the H200, twice: bench/RESULTS.md).
-    if (!d.isCpu() && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1 && p.outWidth() >= 28)
-        factor *= 0.88;
+    // on the H200, twice: bench/history/general-path.md).
+    if (vectorStrips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
-    // layers of the suite, bench/RESULTS.md), so they rank behind it; the sweep can still take one.
+    // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
+    // still take one.
     if (!d.isCpu() && c.directGroupSteps > 1) factor *= 1.1 + 0.05 * c.directGroupSteps;
     // A grid that cannot fill the device: the units left idle.
     const double slots = d.isCpu() ? 16.0 : 512.0;
