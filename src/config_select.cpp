@@ -248,7 +248,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
             // the fewest fragments a subgroup.
             return work * (1.0 + fragM * fragN / 4.0) * (underfilled ? slots / workgroups : 1.0);
         }
-        // Calibrated on the H200 (bench/RESULTS.md, kernel-lab over the channels-last
+        // Calibrated on the H200 (bench/history/general-path.md, kernel-lab over the channels-last
         // configurations of four layers): 128x128x32 with 4 subgroups (255 registers) or
         // 128x256x16 with 16 led, 1.30 ms on ResNet-50's 3x3/256 (the gather kernel 3.06) and
         // 2.36 on 3x3/512 (6.11), with every 128x128 and 128x256 tile within 10%; on VGG's
@@ -259,12 +259,13 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
         // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. 128x128x16
         // leads on every 3x3 layer of the suite with at least 128 output channels (kernel-lab on
-        // the H200's nine 3x3 layers, with the packing pass at 3.5 TB/s; bench/RESULTS.md): 4x2
-        // subgroups over 256 channels or more and on strided layers (ResNet-50's 3x3/512 s2 1.323
-        // ms against 1.523 for the 128x256x16 tile), 2x4 over fewer at stride 1 (ResNet-50's
-        // 3x3/128 0.630 against 0.707 as 128x128x32; VGG's conv2_1 0.353 against 0.425). Behind
-        // it, 128x128x32: 2x4 over fewer than 256 channels, 1x4 over more at stride 1. The first
-        // entry that matches counts; Depth: C < 256 or C >= 256, either at stride 1 or strided.
+        // the H200's nine 3x3 layers, with the packing pass at 3.5 TB/s;
+        // bench/history/general-path.md): 4x2 subgroups over 256 channels or more and on strided
+        // layers (ResNet-50's 3x3/512 s2 1.323 ms against 1.523 for the 128x256x16 tile), 2x4 over
+        // fewer at stride 1 (ResNet-50's 3x3/128 0.630 against 0.707 as 128x128x32; VGG's conv2_1
+        // 0.353 against 0.425). Behind it, 128x128x32: 2x4 over fewer than 256 channels, 1x4 over
+        // more at stride 1. The first entry that matches counts; Depth: C < 256 or C >= 256, either
+        // at stride 1 or strided.
         enum class Depth { Any, Shallow, ShallowStride1, ShallowStrided, Deep, DeepStride1 };
         struct Layout {
             uint32_t bm, bn, bk, wm, wn;
@@ -309,7 +310,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // 256 channels or more 1-7% faster since the grid takes its N tile fastest (3x3/512 over
         // 7x7 images 2.107 against 2.254 ms in the sweep of eab2b95, 2.120 against 2.206 in
         // kernel-lab; 3x3/256 0.7-1.9%); over fewer channels within 1% either way, 5% slower on
-        // 3x3/64 (kernel-lab, bench/RESULTS.md).
+        // 3x3/64 (kernel-lab; bench/RESULTS.md, bench/history/general-path.md).
         if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;

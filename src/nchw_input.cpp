@@ -55,8 +55,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (d.isCpu()) return work * (1.0 + fragM * fragN / 4.0) * 0.9 * underfill;
     // The channels-last kernel's H200 calibration without its packing pass.
     double factor = channelsLastTileFactor(c);
-    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/RESULTS.md): the best
-    // tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
+    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
+    // the best tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
     // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
     // 16x16x16 instructions and BK 16; where BN is 64 and C at least 128, BK 32 (a slice of 64
     // columns and 16 channels gives each subgroup two multiplies between barriers). 256-row

@@ -64,8 +64,8 @@ std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
 }
 
 double channelsLastTileFactor(const KernelConfig& c) {
-    // 0.42x the gather kernel's time on ResNet-50's 3x3/256 (kernel-lab, bench/RESULTS.md); 64x128
-    // took 1.38x 128x128's time there.
+    // 0.42x the gather kernel's time on ResNet-50's 3x3/256 (kernel-lab,
+    // bench/history/general-path.md); 64x128 took 1.38x 128x128's time there.
     return 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
 }
 

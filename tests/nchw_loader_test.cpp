@@ -79,7 +79,7 @@ TEST(NchwLoader, HeuristicPrefersItForResNet50PointwiseLayersOnAGpu) {
     }
     // Except where it reads pixels one at a time and the output is wide, and the strided
     // downsamples, whose packing pass keeps a quarter of the pixels: the channels-last kernel
-    // measured faster there (H200, bench/RESULTS.md).
+    // measured faster there (H200, bench/history/general-path.md).
     for (const ConvProblem& p : {pointwise(1024, 512, 7, 2048, 1), pointwise(256, 1024, 14, 2048, 2),
                                  pointwise(128, 512, 28, 1024, 2)})
         EXPECT_EQ(detail::selectConfig(Path::CoopMatF16, d, p).config.aLoader, ALoader::Nhwc) << p.str();
