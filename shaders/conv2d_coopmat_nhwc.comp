@@ -6,9 +6,9 @@
 //
 // GEMM: C[m][n] = sum_k A[m][k] B[k][n], m an output pixel (image, oh, ow), n an output channel,
 // k = (r*S + s)*NHWC_C + c (or the taps inside each BK-channel slice: TAPS_INNER, nhwc_input.glsl).
-// A K slice is one tap and BK channels, so each row of the A tile is BK
-// contiguous halves of one input pixel: 16-byte loads, one bounds check per row and tap. B is the
-// weights in the same K order, [k][n] row-major, BN columns padded.
+// A K slice is one tap and one BK-channel slice of the packed input, so each row of the A tile is
+// BK contiguous halves of one input pixel: 16-byte loads, one bounds check per row and tap. B is
+// the weights in the same K order, [k][n] row-major, BN columns padded.
 //
 // The pipeline: A and B pass through two shared-memory stages, and each thread holds the next two
 // slices' words in registers, so a slice's global loads are in flight while the two slices before
@@ -54,15 +54,16 @@ const uint SLICES = KERNEL_R * KERNEL_S * TAP_SLICES;
 layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_words[]; };
 
 #define A_REG uvec4
-const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice
+const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice (NHWC_SLICE = BK: the host sets both)
 // Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
 const uint A_ROW_WORDS = BK_WORDS + 1;
 shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
 const uint A_WORDS = BM * BK_WORDS;
 const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
 
-// The A rows this thread loads: the packed pixel index of the row's image and the input row and
-// column of tap (0, 0); rows past M get a row that no tap brings inside the image.
+// The A rows this thread loads: the row's image as the pixel index of its first channel slice
+// (nhwcWord's image term), and the input row and column of tap (0, 0); rows past M get a row that
+// no tap brings inside the image.
 uint aImage[A_PER_THREAD];
 int aIh[A_PER_THREAD], aIw[A_PER_THREAD];
 uint tileM0, nTile;
@@ -73,7 +74,7 @@ void initRows() {
         const uint m = tileM0 + v / BK_WORDS;
         const uint image = m / OUT_HW, pix = m - image * OUT_HW;
         const uint oh = pix / OUT_W, ow = pix - oh * OUT_W;
-        aImage[i] = image * IN_HW;
+        aImage[i] = image * NHWC_SLICES * IN_HW;
         aIh[i] = m < chunk.m_rows ? int(oh) * STRIDE_H - PAD_H : -(1 << 28);
         aIw[i] = int(ow) * STRIDE_W - PAD_W;
     }
@@ -82,14 +83,15 @@ void initRows() {
 void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
     const uint taps = KERNEL_R * KERNEL_S, slice = t / taps;
     const uint tap = TAPS_INNER ? t - slice * taps : t / TAP_SLICES;
-    const uint cWord = (TAPS_INNER ? slice : t - tap * TAP_SLICES) * BK_WORDS;
+    const uint channelSlice = TAPS_INNER ? slice : t - tap * TAP_SLICES;
     const uint r = tap / KERNEL_S, s = tap - r * KERNEL_S;
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const int ih = aIh[i] + int(r) * DIL_H, iw = aIw[i] + int(s) * DIL_W;
         const bool inside = v < A_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
-        const uint pixel = aImage[i] + uint(ih) * IN_W + uint(iw);
-        a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * NHWC_WORDS + cWord + v % BK_WORDS] : uvec4(0);
+        // nhwcWord(image, channelSlice, ih * IN_W + iw, IN_HW), its image term worked out per row.
+        const uint pixel = aImage[i] + channelSlice * IN_HW + uint(ih) * IN_W + uint(iw);
+        a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * BK_WORDS + v % BK_WORDS] : uvec4(0);
     }
 }
 

@@ -1,13 +1,13 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
-// Packs a chunk of the fp32 NCHW input into the channels-last fp16 layout of nhwc_input.glsl, for
-// conv2d_coopmat_nhwc.comp. A transpose through shared memory: each workgroup reads a tile of 64
-// channels x 64 pixels, each channel's pixels one contiguous run, and writes the tile's 64
-// pixels x 64 channels as 16-byte words, each pixel's channels one contiguous run. (One thread a
-// word straight from the planes wrote 16 bytes every NHWC_C halves: on the H200 that pass alone
-// took about as long as ResNet-50's 1x1 256->128 conv.) Binding 0 is the chunk's input, binding 3
-// the packed buffer.
+// Packs a chunk of the fp32 NCHW input into the channel-sliced fp16 layout of nhwc_input.glsl,
+// for conv2d_coopmat_nhwc.comp. A transpose through shared memory: each workgroup reads a tile of
+// 64 channels x 64 pixels, each channel's pixels one contiguous run, and writes the tile's 64
+// pixels x 64 channels as 16-byte words, each pixel's slice of channels one contiguous run. (One
+// thread a word straight from the planes wrote 16 bytes every NHWC_C halves: on the H200 that
+// pass alone took about as long as ResNet-50's 1x1 256->128 conv.) Binding 0 is the chunk's
+// input, binding 3 the packed buffer.
 //
 // Each thread reads four pixels of two neighbouring channels (16-byte loads where an image's plane
 // is a whole number of 4-pixel words), converts them to four half pairs, and puts each pair where
@@ -93,6 +93,8 @@ void main() {
     [[unroll]] for (uint i = 0; i < TILE * TILE_WORDS / 256; ++i) {
         const uint item = i * 256 + tid, px = item / TILE_WORDS, w = item % TILE_WORDS;
         if (p0 + px >= pixels || w >= words) continue;
-        packed_data[(p0 + px) * NHWC_WORDS + c0 / 8 + w] = sWords[wordSlot(px, w)];
+        const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w;
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, p - image * PACKED_HW, PACKED_HW) +
+                    word % NHWC_SLICE_WORDS] = sWords[wordSlot(px, w)];
     }
 }

@@ -81,6 +81,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     for (auto& entry : e) entry.offset += offsetof(CoopMatNhwcKernelSpec, kernel);
     e.push_back({60, offsetof(CoopMatNhwcKernelSpec, channels), 4});
     e.push_back({62, offsetof(CoopMatNhwcKernelSpec, tapsInner), sizeof(VkBool32)});
+    e.push_back({64, offsetof(CoopMatNhwcKernelSpec, slice), 4});
     return e;
 }
 
@@ -89,6 +90,7 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     appendProblemEntries(e, offsetof(PackNhwcKernelSpec, problem));
     e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
     e.push_back({63, offsetof(PackNhwcKernelSpec, subsample), sizeof(VkBool32)});
+    e.push_back({64, offsetof(PackNhwcKernelSpec, slice), 4});
     return e;
 }
 
@@ -122,6 +124,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(packed, bRows, bCols));
     spec.channels = channels;
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
+    spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
@@ -129,7 +132,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
     k.packInput = pipelineKey("pack_input_nhwc_f16",
-                              PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample});
+                              PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk});
     // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 packed pixels x 64 channels.
     const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
     k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 63) / 64 * channelTiles; };

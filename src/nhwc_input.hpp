@@ -1,7 +1,7 @@
 // The channels-last loader of the cooperative-matrix path (shaders/nhwc_input.glsl): a pre-pass
-// rewrites each chunk's input as fp16 NHWC with the channels padded to a multiple of BK, and the
-// general kernel (shaders/conv2d_coopmat_nhwc.comp) reads each K slice (one tap, BK channels) of a
-// row as 16-byte words. This file owns everything the loader decides: which problems and
+// rewrites each chunk's input as fp16 channels-last images in slices of BK channels (the channels
+// padded to a multiple of BK), and the general kernel (shaders/conv2d_coopmat_nhwc.comp) reads
+// each K slice (one tap, one channel slice) of a row as 16-byte words. This file owns everything the loader decides: which problems and
 // configurations it serves, its shared memory, its weight packing and its two pipelines.
 #pragma once
 
@@ -55,8 +55,9 @@ uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
 // shaders/conv2d_coopmat_nhwc.comp
 struct CoopMatNhwcKernelSpec {
     CoopMatKernelSpec kernel;
-    uint32_t channels;  // id 60: NHWC_C
+    uint32_t channels;   // id 60: NHWC_C
     VkBool32 tapsInner;  // id 62: TAPS_INNER
+    uint32_t slice;      // id 64: NHWC_SLICE, the configuration's BK
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
@@ -65,6 +66,7 @@ struct PackNhwcKernelSpec {
     ProblemSpec problem;  // the problem as given: the input's geometry, the output's, the stride
     uint32_t channels;    // id 60
     VkBool32 subsample;   // id 63: nhwcSubsamples
+    uint32_t slice;       // id 64: the conv kernel's BK
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -1,0 +1,127 @@
+// The channels-last kernel's packed input is laid out in slices of BK channels
+// (shaders/nhwc_input.glsl): the packing pass and the kernel must agree on that layout for every
+// BK the candidates take, in both K orders, with padding channels in the last slice. The
+// correctness suite forces the heuristic's channels-last configuration, which has one BK a
+// problem; these cases run each BK on problems whose channels fill no slice evenly: a strided,
+// dilated, padded 3x3 and a strided 1x1 (whose packing pass keeps one pixel in four). Checked
+// against the double-precision reference on fresh random inputs into a NaN-filled output.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config_select.hpp"  // src/
+#include "test_devices.hpp"
+#include "test_problems.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/reference.hpp"
+#include "vkconv/tensor.hpp"
+
+namespace vkconv::test {
+namespace {
+
+struct SliceCase {
+    std::string name;
+    ConvProblem problem;
+    uint32_t bk;
+    bool tapsInner;
+};
+
+ConvProblem problem(int64_t c, int64_t hw, int64_t k, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation) {
+    ConvProblem p;
+    p.batch = 3, p.inChannels = c, p.height = hw, p.width = hw + 3, p.outChannels = k;
+    p.kernelH = p.kernelW = kernel;
+    p.strideH = p.strideW = stride;
+    p.padH = pad, p.padW = pad + 1;
+    p.dilationH = p.dilationW = dilation;
+    return p;
+}
+
+std::vector<SliceCase> sliceCases() {
+    std::vector<SliceCase> out;
+    // 40 channels: three slices of 16 (8 padding channels), two of 32 (24), one of 64 (24; one
+    // slice has no taps-inner order).
+    const ConvProblem spatial = problem(40, 11, 24, 3, 2, 1, 2);
+    for (uint32_t bk : {16u, 32u, 64u})
+        for (bool tapsInner : {false, true})
+            if (!tapsInner || bk < 64)
+                out.push_back({"3x3_bk" + std::to_string(bk) + (tapsInner ? "_taps_inner" : ""), spatial, bk, tapsInner});
+    // 24 channels: two slices of 16, one of 32; a strided 1x1 packs one pixel in four.
+    const ConvProblem pointwise = problem(24, 10, 16, 1, 2, 0, 1);
+    for (uint32_t bk : {16u, 32u}) out.push_back({"1x1_s2_bk" + std::to_string(bk), pointwise, bk, false});
+    return out;
+}
+
+struct Case {
+    int device;
+    SliceCase c;
+};
+
+std::vector<Case> allCases() {
+    std::vector<Case> out;
+    for (int d : testDeviceIndices())
+        for (const auto& c : sliceCases()) out.push_back({d, c});
+    return out;
+}
+
+std::string caseName(const Case& c) {
+    return (c.device < 0 ? std::string("nodevice") : "dev" + std::to_string(c.device)) + "_" + c.c.name;
+}
+
+void PrintTo(const Case& c, std::ostream* os) { *os << caseName(c) << " (" << c.c.problem.str() << ")"; }
+
+// The heuristic's best channels-last configuration with this BK and K order, if any.
+std::optional<KernelConfig> sliceConfig(const DeviceInfo& d, const SliceCase& c) {
+    std::optional<KernelConfig> best;
+    double bestCost = 0;
+    for (const KernelConfig& k : detail::candidateConfigs(Path::CoopMatF16, d, c.problem)) {
+        if (k.aLoader != ALoader::Nhwc || k.bk != c.bk || k.tapsInner != c.tapsInner) continue;
+        const double cost = detail::heuristicCost(k, d, c.problem);
+        if (!best || cost < bestCost) best = k, bestCost = cost;
+    }
+    return best;
+}
+
+class ChannelSlices : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ChannelSlices, MatchesReference) {
+    const Case& c = GetParam();
+    ASSERT_GE(c.device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(c.device).context;
+    const std::optional<KernelConfig> config = sliceConfig(ctx.device(), c.c);
+    if (!config) {
+        const std::string why = "no channels-last configuration with BK " + std::to_string(c.c.bk) +
+                                " on " + ctx.device().name + " (cooperative matrices?)";
+        if (requireCoopMat()) FAIL() << why;
+        GTEST_SKIP() << why;
+    }
+    const ConvProblem& p = c.c.problem;
+    const uint64_t seed = 7100 + c.c.bk + (c.c.tapsInner ? 1 : 0) + uint64_t(p.kernelH) * 10;
+    const std::vector<float> x = randomValues(seed * 3, size_t(p.inputElements()));
+    const std::vector<float> w = randomValues(seed * 3 + 1, size_t(p.weightElements()));
+    const std::vector<float> b = randomValues(seed * 3 + 2, size_t(p.outChannels));
+    ConvOptions options;
+    options.config = config;
+    Conv2d conv(ctx, p, w, b, options);
+    Tensor in(ctx, {p.batch, p.inChannels, p.height, p.width});
+    const auto s = p.outputShape();
+    Tensor out(ctx, {s[0], s[1], s[2], s[3]});
+    in.upload(x);
+    out.fill(std::nanf(""));  // an element the kernel never writes stays NaN and fails
+    conv.run(in, out);
+    const std::vector<float> got = out.download();
+    const std::vector<double> ref = referenceConv2d(p, x.data(), w.data(), b.data());
+    const std::string label = p.str() + "\n  " + conv.describe();
+    EXPECT_EQ(conv.config().str(), config->str()) << label;
+    EXPECT_LE(relativeError(got.data(), ref), errorBound(Path::CoopMatF16)) << label;  // NaN fails too
+    EXPECT_LE(maxElementError(got.data(), ref), elementErrorBound(Path::CoopMatF16)) << label;
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, ChannelSlices, ::testing::ValuesIn(allCases()),
+                         [](const auto& info) { return caseName(info.param); });
+
+}  // namespace
+}  // namespace vkconv::test
