@@ -259,42 +259,41 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
         // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. 128x128x16
         // leads on every 3x3 layer of the suite with at least 128 output channels (kernel-lab on
-        // the H200's nine 3x3 layers, with the packing pass at 3.5 TB/s;
-        // bench/history/general-path.md): 4x2 subgroups over 256 channels or more and on strided
-        // layers (ResNet-50's 3x3/512 s2 1.323 ms against 1.523 for the 128x256x16 tile), 2x4 over
-        // fewer at stride 1 (ResNet-50's 3x3/128 0.630 against 0.707 as 128x128x32; VGG's conv2_1
-        // 0.353 against 0.425). Behind it, 128x128x32: 2x4 over fewer than 256 channels, 1x4 over
-        // more at stride 1. The first entry that matches counts; Depth: C < 256 or C >= 256, either
-        // at stride 1 or strided.
-        enum class Depth { Any, Shallow, ShallowStride1, ShallowStrided, Deep, DeepStride1 };
+        // the H200's nine 3x3 layers; bench/history/general-path.md, bench/RESULTS.md): 2x4
+        // subgroups at stride 1 (with the input in channel slices, ResNet-50's 3x3/256 0.988 ms
+        // against 1.036 as 4x2, 3x3/512 1.908 against 1.942; 3x3/128 0.630 against 0.707 as
+        // 128x128x32), 4x2 on strided layers (ResNet-50's 3x3/512 s2 1.323 ms against 1.523 for
+        // the 128x256x16 tile) and on the 1x1 layers it serves (1x1 512->2048 at 7x7). Behind it,
+        // 128x128x32: 2x4 over fewer than 256 channels, 1x4 over more at stride 1. The first
+        // entry that matches counts; When: C < 256 or C >= 256, the stride, the kernel's taps.
+        enum class When { Any, Shallow, DeepStride1, Stride1Taps, StridedOrPointwise };
         struct Layout {
             uint32_t bm, bn, bk, wm, wn;
             double factor;
-            Depth when;
+            When when;
         };
         static constexpr Layout kMeasured[] = {
-            {128, 128, 16, 4, 2, 0.85, Depth::Deep},       {128, 128, 16, 4, 2, 0.85, Depth::ShallowStrided},
-            {128, 128, 16, 2, 4, 0.85, Depth::ShallowStride1},
-            {128, 128, 16, 2, 4, 0.88, Depth::Any},        {128, 128, 16, 4, 2, 0.88, Depth::Any},
-            {128, 128, 16, 4, 1, 0.9, Depth::Any},         {128, 128, 16, 2, 2, 0.9, Depth::Any},
-            {128, 128, 32, 2, 4, 1.0, Depth::Shallow},     {128, 128, 32, 1, 4, 1.02, Depth::Shallow},
-            {128, 128, 32, 1, 4, 0.9, Depth::DeepStride1}, {128, 128, 32, 1, 4, 1.0, Depth::Any},
-            {128, 128, 32, 2, 4, 1.02, Depth::Any},        {128, 128, 32, 4, 2, 1.025, Depth::Any},
-            {128, 128, 32, 2, 2, 1.045, Depth::Any},       {128, 128, 32, 4, 4, 1.06, Depth::Any},
-            {128, 256, 16, 2, 8, 1.0, Depth::Any},         {128, 256, 16, 4, 4, 1.01, Depth::Any},
-            {128, 256, 16, 2, 4, 1.045, Depth::Any},       {64, 64, 32, 2, 4, 1.0, Depth::Any},
-            {64, 64, 32, 4, 2, 1.0, Depth::Any},           {64, 64, 32, 2, 2, 1.03, Depth::Any},
-            {128, 64, 32, 4, 2, 1.0, Depth::Any},
+            {128, 128, 16, 2, 4, 0.85, When::Stride1Taps},        {128, 128, 16, 4, 2, 0.85, When::StridedOrPointwise},
+            {128, 128, 16, 2, 4, 0.88, When::Any},                {128, 128, 16, 4, 2, 0.88, When::Any},
+            {128, 128, 16, 4, 1, 0.9, When::Any},                 {128, 128, 16, 2, 2, 0.9, When::Any},
+            {128, 128, 32, 2, 4, 1.0, When::Shallow},             {128, 128, 32, 1, 4, 1.02, When::Shallow},
+            {128, 128, 32, 1, 4, 0.9, When::DeepStride1},         {128, 128, 32, 1, 4, 1.0, When::Any},
+            {128, 128, 32, 2, 4, 1.02, When::Any},                {128, 128, 32, 4, 2, 1.025, When::Any},
+            {128, 128, 32, 2, 2, 1.045, When::Any},               {128, 128, 32, 4, 4, 1.06, When::Any},
+            {128, 256, 16, 2, 8, 1.0, When::Any},                 {128, 256, 16, 4, 4, 1.01, When::Any},
+            {128, 256, 16, 2, 4, 1.045, When::Any},               {64, 64, 32, 2, 4, 1.0, When::Any},
+            {64, 64, 32, 4, 2, 1.0, When::Any},                   {64, 64, 32, 2, 2, 1.03, When::Any},
+            {128, 64, 32, 4, 2, 1.0, When::Any},
         };
         const bool deep = p.inChannels >= 256, strided = p.strideH > 1 || p.strideW > 1;
-        auto holds = [&](Depth when) {
+        const bool taps = p.kernelH * p.kernelW > 1;
+        auto holds = [&](When when) {
             switch (when) {
-                case Depth::Any: return true;
-                case Depth::Shallow: return !deep;
-                case Depth::ShallowStride1: return !deep && !strided;
-                case Depth::DeepStride1: return deep && !strided;
-                case Depth::Deep: return deep;
-                case Depth::ShallowStrided: return !deep && strided;
+                case When::Any: return true;
+                case When::Shallow: return !deep;
+                case When::DeepStride1: return deep && !strided;
+                case When::Stride1Taps: return !strided && taps;
+                case When::StridedOrPointwise: return strided || !taps;
             }
             return false;
         };
@@ -309,8 +308,10 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
         // 256 channels or more 1-7% faster since the grid takes its N tile fastest (3x3/512 over
         // 7x7 images 2.107 against 2.254 ms in the sweep of eab2b95, 2.120 against 2.206 in
-        // kernel-lab; 3x3/256 0.7-1.9%); over fewer channels within 1% either way, 5% slower on
-        // 3x3/64 (kernel-lab; bench/RESULTS.md, bench/history/general-path.md).
+        // kernel-lab; 3x3/256 0.7-1.9%; with the input in channel slices, 2x4 subgroups 3x3/256
+        // 0.988 against 1.094 ms, 3x3/512 1.908 against 2.222); over fewer channels within 1%
+        // either way, 5% slower on 3x3/64 (kernel-lab; bench/RESULTS.md,
+        // bench/history/general-path.md).
         if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
