@@ -61,11 +61,10 @@ shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
 const uint A_WORDS = BM * BK_WORDS;
 const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
 
-// The A rows this thread loads: the packed pixel of the row's tap (0, 0) in its image's first
-// channel slice (nhwcWord's image term and nhwcPixel, before the tap's offset), and the input row
-// and column of that tap for the bounds check; rows past M get a row that no tap brings inside
-// the image.
-uint aBase[A_PER_THREAD];
+// The A rows this thread loads: the row's image as the pixel index of its first channel slice
+// (nhwcWord's image term), and the input row and column of tap (0, 0); rows past M get a row that
+// no tap brings inside the image.
+uint aImage[A_PER_THREAD];
 int aIh[A_PER_THREAD], aIw[A_PER_THREAD];
 uint tileM0, nTile;
 
@@ -75,24 +74,10 @@ void initRows() {
         const uint m = tileM0 + v / BK_WORDS;
         const uint image = m / OUT_HW, pix = m - image * OUT_HW;
         const uint oh = pix / OUT_W, ow = pix - oh * OUT_W;
+        aImage[i] = image * NHWC_SLICES * IN_HW;
         aIh[i] = m < chunk.m_rows ? int(oh) * STRIDE_H - PAD_H : -(1 << 28);
         aIw[i] = int(ow) * STRIDE_W - PAD_W;
-        // Unsigned wrap-around cancels in the sum with a tap's offset wherever the tap is inside.
-        const uint rowPixel = PHASE_SPLIT ? oh * PHASE_W + ow : uint(aIh[i]) * IN_W + uint(aIw[i]);
-        aBase[i] = image * NHWC_SLICES * NHWC_SLICE_PIXELS + rowPixel;
     }
-}
-
-// Tap (r, s)'s packed-pixel offset from a row's aBase: its phase plane and its shift there
-// (input row oh * STRIDE_H + q is row oh + floor(q / STRIDE_H) of phase q mod STRIDE_H), or
-// r rows and s columns of the plain image.
-uint tapOffset(uint r, uint s) {
-    if (!PHASE_SPLIT) return r * uint(DIL_H) * IN_W + s * uint(DIL_W);
-    const int qh = int(r) * DIL_H - PAD_H, qw = int(s) * DIL_W - PAD_W;
-    const int dh = qh >= 0 ? qh / STRIDE_H : -((STRIDE_H - 1 - qh) / STRIDE_H);
-    const int dw = qw >= 0 ? qw / STRIDE_W : -((STRIDE_W - 1 - qw) / STRIDE_W);
-    const uint phase = uint(qh - dh * STRIDE_H) * uint(STRIDE_W) + uint(qw - dw * STRIDE_W);
-    return phase * PHASE_PIXELS + uint(dh * int(PHASE_W) + dw);
 }
 
 void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
@@ -100,14 +85,12 @@ void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
     const uint tap = TAPS_INNER ? t - slice * taps : t / TAP_SLICES;
     const uint channelSlice = TAPS_INNER ? slice : t - tap * TAP_SLICES;
     const uint r = tap / KERNEL_S, s = tap - r * KERNEL_S;
-    // nhwcWord(image, channelSlice, nhwcPixel(ih, iw), NHWC_SLICE_PIXELS) in pixels: this slice's
-    // part here, each row's in aBase.
-    const uint slicePixel = channelSlice * NHWC_SLICE_PIXELS + tapOffset(r, s);
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const int ih = aIh[i] + int(r) * DIL_H, iw = aIw[i] + int(s) * DIL_W;
         const bool inside = v < A_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
-        const uint pixel = aBase[i] + slicePixel;
+        // nhwcWord(image, channelSlice, ih * IN_W + iw, IN_HW), its image term worked out per row.
+        const uint pixel = aImage[i] + channelSlice * IN_HW + uint(ih) * IN_W + uint(iw);
         a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * BK_WORDS + v % BK_WORDS] : uvec4(0);
     }
 }

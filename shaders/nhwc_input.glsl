@@ -18,27 +18,8 @@ const uint NHWC_SLICES = NHWC_C / NHWC_SLICE;
 // reading the same pixels' channels follow one another and find them in the cache.
 layout(constant_id = 62) const bool TAPS_INNER = false;
 
-// PHASE_SPLIT (strided convolutions, src/nhwc_input.cpp): each channel slice of an image is
-// STRIDE_H x STRIDE_W phase planes of PHASE_H x PHASE_W pixels, input pixel (ih, iw) in plane
-// (ih % STRIDE_H, iw % STRIDE_W) at (ih / STRIDE_H, iw / STRIDE_W). Every tap then reads one
-// plane, in which the consecutive output pixels of a row read consecutive runs, as at stride 1
-// (without it, one run in STRIDE_W). Plane cells past the image are never read.
-layout(constant_id = 65) const bool PHASE_SPLIT = false;
-const uint PHASE_H = PHASE_SPLIT ? (IN_H + uint(STRIDE_H) - 1) / uint(STRIDE_H) : IN_H;
-const uint PHASE_W = PHASE_SPLIT ? (IN_W + uint(STRIDE_W) - 1) / uint(STRIDE_W) : IN_W;
-const uint PHASE_PIXELS = PHASE_H * PHASE_W;
-// Pixels of one channel slice of a packed image of the conv's input geometry.
-const uint NHWC_SLICE_PIXELS = PHASE_SPLIT ? uint(STRIDE_H * STRIDE_W) * PHASE_PIXELS : IN_HW;
-
-// The packed pixel, within its image's channel slice, of input pixel (ih, iw).
-uint nhwcPixel(uint ih, uint iw) {
-    if (!PHASE_SPLIT) return ih * IN_W + iw;
-    const uint sh = uint(STRIDE_H), sw = uint(STRIDE_W);
-    return ((ih % sh) * sw + iw % sw) * PHASE_PIXELS + (ih / sh) * PHASE_W + iw / sw;
-}
-
 // The first 16-byte word of channel slice `slice` of pixel `pixel` of packed image `image`, whose
-// slices have `slicePixels` pixels.
-uint nhwcWord(uint image, uint slice, uint pixel, uint slicePixels) {
-    return ((image * NHWC_SLICES + slice) * slicePixels + pixel) * NHWC_SLICE_WORDS;
+// images have `imagePixels` pixels.
+uint nhwcWord(uint image, uint slice, uint pixel, uint imagePixels) {
+    return ((image * NHWC_SLICES + slice) * imagePixels + pixel) * NHWC_SLICE_WORDS;
 }

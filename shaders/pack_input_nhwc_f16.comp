@@ -93,9 +93,8 @@ void main() {
     [[unroll]] for (uint i = 0; i < TILE * TILE_WORDS / 256; ++i) {
         const uint item = i * 256 + tid, px = item / TILE_WORDS, w = item % TILE_WORDS;
         if (p0 + px >= pixels || w >= words) continue;
-        const uint p = p0 + px, image = p / PACKED_HW, pixel = p - image * PACKED_HW, word = c0 / 8 + w;
-        const uint ih = pixel / IN_W, at = PHASE_SPLIT ? nhwcPixel(ih, pixel - ih * IN_W) : pixel;
-        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, at, SUBSAMPLE ? PACKED_HW : NHWC_SLICE_PIXELS) +
+        const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w;
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, p - image * PACKED_HW, PACKED_HW) +
                     word % NHWC_SLICE_WORDS] = sWords[wordSlot(px, w)];
     }
 }

@@ -20,15 +20,9 @@ ConvProblem nhwcPackedProblem(const ConvProblem& p) {
     return q;
 }
 
-bool nhwcPhaseSplit(const ConvProblem& p) { return (p.strideH > 1 || p.strideW > 1) && !nhwcSubsamples(p); }
-
 uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
     const ConvProblem q = nhwcPackedProblem(p);
-    uint64_t pixels = uint64_t(q.height) * uint64_t(q.width);
-    if (nhwcPhaseSplit(p))
-        pixels = uint64_t(p.strideH * p.strideW) * uint64_t((p.height + p.strideH - 1) / p.strideH) *
-                 uint64_t((p.width + p.strideW - 1) / p.strideW);
-    return pixels * nhwcChannels(p, bk) * 2;
+    return uint64_t(q.height) * uint64_t(q.width) * nhwcChannels(p, bk) * 2;
 }
 
 std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p, const std::string& loader) {
@@ -88,7 +82,6 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     e.push_back({60, offsetof(CoopMatNhwcKernelSpec, channels), 4});
     e.push_back({62, offsetof(CoopMatNhwcKernelSpec, tapsInner), sizeof(VkBool32)});
     e.push_back({64, offsetof(CoopMatNhwcKernelSpec, slice), 4});
-    e.push_back({65, offsetof(CoopMatNhwcKernelSpec, phaseSplit), sizeof(VkBool32)});
     return e;
 }
 
@@ -98,7 +91,6 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
     e.push_back({63, offsetof(PackNhwcKernelSpec, subsample), sizeof(VkBool32)});
     e.push_back({64, offsetof(PackNhwcKernelSpec, slice), 4});
-    e.push_back({65, offsetof(PackNhwcKernelSpec, phaseSplit), sizeof(VkBool32)});
     return e;
 }
 
@@ -133,8 +125,6 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.channels = channels;
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
-    const VkBool32 phaseSplit = nhwcPhaseSplit(p) ? VK_TRUE : VK_FALSE;
-    spec.phaseSplit = phaseSplit;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
@@ -142,7 +132,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
     k.packInput = pipelineKey("pack_input_nhwc_f16",
-                              PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk, phaseSplit});
+                              PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk});
     // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 packed pixels x 64 channels.
     const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
     k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 63) / 64 * channelTiles; };

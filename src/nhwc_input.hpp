@@ -26,12 +26,7 @@ bool nhwcSubsamples(const ConvProblem& problem);
 // nhwcSubsamples the stride-1 1x1 convolution over the output-sized image.
 ConvProblem nhwcPackedProblem(const ConvProblem& problem);
 
-// Whether the packed input splits each channel slice into stride_h x stride_w phase planes
-// (nhwc_input.glsl's PHASE_SPLIT): every strided convolution whose packing pass keeps every pixel.
-bool nhwcPhaseSplit(const ConvProblem& problem);
-
-// Bytes of one image of the packed input (of nhwcPackedProblem's size; phase planes padded to
-// whole rows and columns).
+// Bytes of one image of the packed input (of nhwcPackedProblem's size).
 uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 
 // The rules of the kernel family of shaders/conv2d_coopmat_nhwc.comp that do not depend on how A
@@ -63,7 +58,6 @@ struct CoopMatNhwcKernelSpec {
     uint32_t channels;   // id 60: NHWC_C
     VkBool32 tapsInner;  // id 62: TAPS_INNER
     uint32_t slice;      // id 64: NHWC_SLICE, the configuration's BK
-    VkBool32 phaseSplit; // id 65: PHASE_SPLIT, nhwcPhaseSplit
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
@@ -73,7 +67,6 @@ struct PackNhwcKernelSpec {
     uint32_t channels;    // id 60
     VkBool32 subsample;   // id 63: nhwcSubsamples
     uint32_t slice;       // id 64: the conv kernel's BK
-    VkBool32 phaseSplit;  // id 65: nhwcPhaseSplit
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
