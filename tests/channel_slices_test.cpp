@@ -4,21 +4,19 @@
 // correctness suite forces the heuristic's channels-last configuration, which has one BK a
 // problem; these cases run each BK on problems whose channels fill no slice evenly: a strided,
 // dilated, padded 3x3 and a strided 1x1 (whose packing pass keeps one pixel in four). Checked
-// against the double-precision reference on fresh random inputs into a NaN-filled output.
-#include <gmock/gmock.h>
+// against the double-precision reference on fresh random inputs into a NaN-filled output with its
+// guard (checkConvWith).
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "config_select.hpp"  // src/
+#include "conv_check.hpp"
 #include "test_devices.hpp"
 #include "test_problems.hpp"
 #include "vkconv/conv2d.hpp"
-#include "vkconv/reference.hpp"
-#include "vkconv/tensor.hpp"
 
 namespace vkconv::test {
 namespace {
@@ -100,24 +98,11 @@ TEST_P(ChannelSlices, MatchesReference) {
     }
     const ConvProblem& p = c.c.problem;
     const uint64_t seed = 7100 + c.c.bk + (c.c.tapsInner ? 1 : 0) + uint64_t(p.kernelH) * 10;
-    const std::vector<float> x = randomValues(seed * 3, size_t(p.inputElements()));
-    const std::vector<float> w = randomValues(seed * 3 + 1, size_t(p.weightElements()));
-    const std::vector<float> b = randomValues(seed * 3 + 2, size_t(p.outChannels));
     ConvOptions options;
     options.config = config;
-    Conv2d conv(ctx, p, w, b, options);
-    Tensor in(ctx, {p.batch, p.inChannels, p.height, p.width});
-    const auto s = p.outputShape();
-    Tensor out(ctx, {s[0], s[1], s[2], s[3]});
-    in.upload(x);
-    out.fill(std::nanf(""));  // an element the kernel never writes stays NaN and fails
-    conv.run(in, out);
-    const std::vector<float> got = out.download();
-    const std::vector<double> ref = referenceConv2d(p, x.data(), w.data(), b.data());
-    const std::string label = p.str() + "\n  " + conv.describe();
-    EXPECT_EQ(conv.config().str(), config->str()) << label;
-    EXPECT_LE(relativeError(got.data(), ref), errorBound(Path::CoopMatF16)) << label;  // NaN fails too
-    EXPECT_LE(maxElementError(got.data(), ref), elementErrorBound(Path::CoopMatF16)) << label;
+    const CheckResult result = checkConvWith(ctx, {c.c.name, p, seed}, options, "BK " + std::to_string(c.c.bk));
+    EXPECT_EQ(result.config, config->str()) << result.report;
+    VKCONV_EXPECT_CHECK_PASSED(result);
 }
 
 INSTANTIATE_TEST_SUITE_P(Problems, ChannelSlices, ::testing::ValuesIn(allCases()),

@@ -183,6 +183,48 @@ std::string caseName(const ConvCase& c) {
     return device + "_" + variantName(c.variant) + "_" + c.problem.name;
 }
 
+CheckResult checkConvWith(const Context& context, const NamedProblem& named, const ConvOptions& options,
+                          const std::string& label) {
+    const ConvProblem& p = named.problem;
+    // Distinct streams for input, weights and bias, all derived from the case's seed.
+    const std::vector<float> input = randomValues(named.seed * 3 + 0, size_t(p.inputElements()));
+    const std::vector<float> weight = randomValues(named.seed * 3 + 1, size_t(p.weightElements()));
+    const std::vector<float> bias =
+        p.bias ? randomValues(named.seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
+
+    Conv2d conv(context, p, weight, bias, options);
+    Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
+    const auto outShape = p.outputShape();
+    Tensor out(context, {outShape.begin(), outShape.end()});
+    in.upload(input);
+    poisonWithGuard(context, out);
+    conv.run(in, out);
+    const std::vector<float> got = out.download();
+    const std::vector<double> ref =
+        referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr);
+
+    CheckResult result;
+    result.ran = true;
+    result.path = conv.config().path;
+    result.config = conv.config().str();
+    result.describe = conv.describe();
+    result.error = relativeError(got.data(), ref);
+    result.bound = errorBound(result.path);
+    result.elementError = maxElementError(got.data(), ref);
+    result.elementBound = elementErrorBound(result.path);
+    result.guardWordsChanged = guardWordsChanged(context, out);
+    std::ostringstream report;
+    report << "problem " << named.name << ": " << p.str() << "\n  seed " << named.seed << ", " << label
+           << ", device '" << context.device().name << "'"
+           << "\n  config " << result.describe << "\n  relative error " << result.error << " (bound "
+           << result.bound << "), max element error " << result.elementError << " x RMS (bound "
+           << result.elementBound << ")";
+    if (result.guardWordsChanged)
+        report << "\n  " << result.guardWordsChanged << " word(s) after the output changed";
+    result.report = report.str();
+    return result;
+}
+
 CheckResult checkConv(const Context& context, const NamedProblem& named, Variant variant) {
     CheckResult result;
     const ConvProblem& p = named.problem;
@@ -193,12 +235,6 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
                             "fp32 path, which the fp32 instance already covers";
         return result;
     }
-
-    // Distinct streams for input, weights and bias, all derived from the case's seed.
-    const std::vector<float> input = randomValues(named.seed * 3 + 0, size_t(p.inputElements()));
-    const std::vector<float> weight = randomValues(named.seed * 3 + 1, size_t(p.weightElements()));
-    const std::vector<float> bias =
-        p.bias ? randomValues(named.seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
 
     ConvOptions options;
     options.precision = variant == Variant::Fp32 ? Precision::Fp32 : Precision::Fast;
@@ -221,49 +257,22 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
             return result;
         }
     }
-    Conv2d conv(context, p, weight, bias, options);
-    std::ostringstream report;
-    report << "problem " << named.name << ": " << p.str() << "\n  seed " << named.seed
-           << ", variant " << variantName(variant) << ", device '" << device.name << "'"
-           << "\n  config " << conv.describe();
+    result = checkConvWith(context, named, options, "variant " + variantName(variant));
     // Precision::Fast chooses fp32 for a problem the matrix units do not suit (thin groups): the
     // fastfp32 variant expects that, and the result must then be right to fp32's bound, and
     // describe() must say why. A fast case that ran fp32, or a fallback without a reason, fails.
-    const bool ranCoopMat = conv.config().path != Path::Fp32;
+    const bool ranCoopMat = result.path != Path::Fp32;
     if (variant == Variant::FastFp32 && ranCoopMat)
         result.wrongPath = "the suite expects Precision::Fast to fall back to fp32 here (" +
                            std::to_string(p.gemmN()) + " output channel(s) per group) but it ran " +
-                           conv.config().str() + ": update fastExpectsCoopMat() if the library's rule changed";
+                           result.config + ": update fastExpectsCoopMat() if the library's rule changed";
     else if (expectsCoopMat(variant) && !ranCoopMat)
         result.wrongPath = "the suite expects a cooperative-matrix kernel here (the device lists f16 shapes, " +
-                           std::to_string(p.gemmN()) + " output channels per group) but it ran fp32: " + conv.describe();
-    else if (variant == Variant::FastFp32 && conv.describe().find("fast requested, but") == std::string::npos)
-        result.wrongPath = "fast precision fell back to fp32 without saying why: " + conv.describe();
-
-    Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
-    const auto outShape = p.outputShape();
-    Tensor out(context, {outShape.begin(), outShape.end()});
-    in.upload(input);
-    poisonWithGuard(context, out);
-    conv.run(in, out);
-    const std::vector<float> got = out.download();
-    const std::vector<double> ref =
-        referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr);
-
-    result.ran = true;
-    result.path = conv.config().path;
-    result.error = relativeError(got.data(), ref);
-    result.bound = errorBound(result.path);
-    result.elementError = maxElementError(got.data(), ref);
-    result.elementBound = elementErrorBound(result.path);
-    result.guardWordsChanged = guardWordsChanged(context, out);
+                           std::to_string(p.gemmN()) + " output channels per group) but it ran fp32: " + result.describe;
+    else if (variant == Variant::FastFp32 && result.describe.find("fast requested, but") == std::string::npos)
+        result.wrongPath = "fast precision fell back to fp32 without saying why: " + result.describe;
     if (ranCoopMat) ++coopMatRuns;
-    report << "\n  relative error " << result.error << " (bound " << result.bound << "), max element error "
-           << result.elementError << " x RMS (bound " << result.elementBound << ")";
-    if (result.guardWordsChanged)
-        report << "\n  " << result.guardWordsChanged << " word(s) after the output changed";
-    if (!result.wrongPath.empty()) report << "\n  wrong path: " << result.wrongPath;
-    result.report = report.str();
+    if (!result.wrongPath.empty()) result.report += "\n  wrong path: " + result.wrongPath;
     return result;
 }
 

@@ -9,6 +9,7 @@
 #include "test_devices.hpp"
 #include "test_problems.hpp"
 #include "vkconv/context.hpp"
+#include "vkconv/conv2d.hpp"
 #include "vkconv/kernel_config.hpp"
 #include "vkconv/tensor.hpp"
 
@@ -28,6 +29,7 @@ struct CheckResult {
     // moves the L2 error too little to fail it.
     double elementError = 0, elementBound = 0;
     uint64_t guardWordsChanged = 0;  // words of the poisoned region after the output that changed
+    std::string config, describe;  // what ran: KernelConfig::str() and Conv2d::describe()
     std::string report;      // problem, seed, configuration, errors and bounds, for messages
     bool passed() const {
         return ran && wrongPath.empty() && error <= bound && elementError <= elementBound && guardWordsChanged == 0;
@@ -79,6 +81,13 @@ bool expectsCoopMat(Variant variant);
 // The suite's rule for Precision::Fast: a cooperative-matrix kernel where the device (as the case
 // sees it) lists an f16 shape with f32 accumulation and each group has at least 8 output channels.
 bool fastExpectsCoopMat(const DeviceInfo& device, const ConvProblem& problem);
+
+// The check itself: runs `problem` with `options` on fresh random inputs from its seed into an
+// output poisoned with its guard, and compares with the reference. `label` names how the options
+// were chosen, in the report. checkConv calls it; suites that force a configuration of their own
+// (tests/channel_slices_test.cpp) call it directly.
+CheckResult checkConvWith(const Context& context, const NamedProblem& problem, const ConvOptions& options,
+                          const std::string& label);
 
 // Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
 // device or problem without a cooperative-matrix path, bf16 without a configuration), returns
