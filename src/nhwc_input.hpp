@@ -1,8 +1,9 @@
 // The channels-last loader of the cooperative-matrix path (shaders/nhwc_input.glsl): a pre-pass
 // rewrites each chunk's input as fp16 channels-last images in slices of BK channels (the channels
 // padded to a multiple of BK), and the general kernel (shaders/conv2d_coopmat_nhwc.comp) reads
-// each K slice (one tap, one channel slice) of a row as 16-byte words. This file owns everything the loader decides: which problems and
-// configurations it serves, its shared memory, its weight packing and its two pipelines.
+// each K slice (one tap, one channel slice) of a row as 16-byte words. This file owns everything
+// the loader decides: which problems and configurations it serves, its shared memory, its weight
+// packing and its two pipelines.
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "config_select.hpp"  // src/
 #include "conv_check.hpp"
 #include "test_devices.hpp"
 #include "test_problems.hpp"
@@ -71,25 +70,17 @@ std::string caseName(const Case& c) {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << caseName(c) << " (" << c.c.problem.str() << ")"; }
 
-// The heuristic's best channels-last configuration with this BK and K order, if any.
-std::optional<KernelConfig> sliceConfig(const DeviceInfo& d, const SliceCase& c) {
-    std::optional<KernelConfig> best;
-    double bestCost = 0;
-    for (const KernelConfig& k : detail::candidateConfigs(Path::CoopMatF16, d, c.problem)) {
-        if (k.aLoader != ALoader::Nhwc || k.bk != c.bk || k.tapsInner != c.tapsInner) continue;
-        const double cost = detail::heuristicCost(k, d, c.problem);
-        if (!best || cost < bestCost) best = k, bestCost = cost;
-    }
-    return best;
-}
-
 class ChannelSlices : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ChannelSlices, MatchesReference) {
     const Case& c = GetParam();
     ASSERT_GE(c.device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(c.device).context;
-    const std::optional<KernelConfig> config = sliceConfig(ctx.device(), c.c);
+    // The heuristic's best channels-last configuration with this BK and K order, if any.
+    const std::optional<KernelConfig> config =
+        bestCandidate(Path::CoopMatF16, ctx.device(), c.c.problem, [&](const KernelConfig& k) {
+            return k.aLoader == ALoader::Nhwc && k.bk == c.c.bk && k.tapsInner == c.c.tapsInner;
+        });
     if (!config) {
         const std::string why = "no channels-last configuration with BK " + std::to_string(c.c.bk) +
                                 " on " + ctx.device().name + " (cooperative matrices?)";

@@ -94,14 +94,10 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     const bool tapsInner = variant == Variant::NhwcTapsInner;
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
-    std::optional<KernelConfig> best;
-    double bestCost = 0;
-    for (const auto& c : detail::candidateConfigs(Path::CoopMatF16, d, p)) {
-        if (c.aLoader != loader || c.bRegisters != bRegisters || c.tapsInner != tapsInner) continue;
-        if (nchwKind == NchwConfig::FewSubgroups && c.warpsM * c.warpsN != 4) continue;
-        const double cost = detail::heuristicCost(c, d, p);
-        if (!best || cost < bestCost) best = c, bestCost = cost;
-    }
+    std::optional<KernelConfig> best = bestCandidate(Path::CoopMatF16, d, p, [&](const KernelConfig& c) {
+        return c.aLoader == loader && c.bRegisters == bRegisters && c.tapsInner == tapsInner &&
+               (nchwKind != NchwConfig::FewSubgroups || c.warpsM * c.warpsN == 4);
+    });
     if (best && nchwKind == NchwConfig::ThinTile) {
         best->bm = best->warpsM * best->mmaM;
         if (!canImplement(*best, d, p).empty()) return std::nullopt;
@@ -116,6 +112,18 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
 }  // namespace
 
 uint64_t coopMatCasesRan() { return coopMatRuns.load(); }
+
+std::optional<KernelConfig> bestCandidate(Path path, const DeviceInfo& device, const ConvProblem& problem,
+                                          const std::function<bool(const KernelConfig&)>& keep) {
+    std::optional<KernelConfig> best;
+    double bestCost = 0;
+    for (const KernelConfig& c : detail::candidateConfigs(path, device, problem)) {
+        if (!keep(c)) continue;
+        const double cost = detail::heuristicCost(c, device, problem);
+        if (!best || cost < bestCost) best = c, bestCost = cost;
+    }
+    return best;
+}
 
 namespace {
 constexpr uint32_t kGuardPattern = 0x7fc0dead;  // a NaN with a payload no kernel writes

@@ -2,6 +2,8 @@
 // the double-precision reference. Shared by the correctness, chunking and validation suites.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -81,6 +83,11 @@ bool expectsCoopMat(Variant variant);
 // The suite's rule for Precision::Fast: a cooperative-matrix kernel where the device (as the case
 // sees it) lists an f16 shape with f32 accumulation and each group has at least 8 output channels.
 bool fastExpectsCoopMat(const DeviceInfo& device, const ConvProblem& problem);
+
+// The heuristic's best candidate configuration of `path` for `problem` among those `keep` accepts,
+// if any: how the suites force one kind of configuration (a loader, a BK, an instruction shape).
+std::optional<KernelConfig> bestCandidate(Path path, const DeviceInfo& device, const ConvProblem& problem,
+                                          const std::function<bool(const KernelConfig&)>& keep);
 
 // The check itself: runs `problem` with `options` on fresh random inputs from its seed into an
 // output poisoned with its guard, and compares with the reference. `label` names how the options

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "conv_check.hpp"  // the guard region after the output
+#include "conv_check.hpp"  // the guard region after the output, bestCandidate
 #include "config_select.hpp"  // src/: the candidate configurations and the heuristic's ranking
 #include "test_devices.hpp"
 #include "vkconv/error.hpp"
@@ -278,17 +278,11 @@ ProblemRun runProblem(const Context& context, const NamedProblem& named, const C
 std::optional<KernelConfig> configForPath(const PathCase& path, const DeviceInfo& device,
                                           const ConvProblem& problem, std::string* whyNot) {
     if (path.path == Path::Fp32) return detail::selectConfig(Path::Fp32, device, problem).config;
-    std::vector<KernelConfig> candidates = detail::candidateConfigs(path.path, device, problem);
-    const KernelConfig* best = nullptr;
-    double bestCost = 0;
-    for (const auto& c : candidates) {
-        if (c.mmaM != path.mmaM || c.mmaN != path.mmaN || c.mmaK != path.mmaK ||
-            c.subgroupSize != path.subgroupSize)
-            continue;
-        const double cost = detail::heuristicCost(c, device, problem);
-        if (!best || cost < bestCost) best = &c, bestCost = cost;
-    }
-    if (best) return *best;
+    const std::optional<KernelConfig> best = bestCandidate(path.path, device, problem, [&](const KernelConfig& c) {
+        return c.mmaM == path.mmaM && c.mmaN == path.mmaN && c.mmaK == path.mmaK &&
+               c.subgroupSize == path.subgroupSize;
+    });
+    if (best) return best;
     if (whyNot) {
         // Why, by the example of the smallest configuration of the shape: what refuses it.
         KernelConfig probe;
