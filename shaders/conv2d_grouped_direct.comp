@@ -27,6 +27,11 @@
 //   reads its own into registers as 16-byte vectors (the host pads each block to whole vectors);
 // - the accumulators start at the bias; each output is written once, consecutive threads to
 //   consecutive addresses, as 16-byte stores where the output rows are 16-byte aligned.
+// FROM_MEMORY leaves shared memory out: each thread reads its window rows and its weights straight
+// from memory (the L1 cache catches the rows its neighbours read too), so a workgroup has no
+// staging, no zeroing and no barrier. Where a workgroup's life is short (whole small planes) or
+// has several steps (groups of several input channels), that overhead was the larger cost; where
+// a thread reads many taps (7x7) or strided columns, the shared copy wins (bench/RESULTS.md).
 // src/grouped_direct_kernel.cpp is the host side (GroupedDirectSpec in src/kernel_specs.hpp).
 
 #include "conv_problem.glsl"
@@ -39,6 +44,7 @@ layout(constant_id = 24) const uint KB = 1;          // output channels a workgr
 layout(constant_id = 25) const uint THREADS = 128;   // THREADS_W * THREADS_H * GB
 layout(constant_id = 26) const uint GB = 1;          // groups side by side
 layout(constant_id = 27) const uint GS = 1;          // groups one after another
+layout(constant_id = 28) const bool FROM_MEMORY = false;  // windows and weights read from memory, not shared
 layout(local_size_x_id = 25) in;
 
 const uint SH = uint(STRIDE_H), SW = uint(STRIDE_W), DH = uint(DIL_H), DW = uint(DIL_W);
@@ -81,11 +87,11 @@ layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4
 
 // As vectors, so that the 16-byte loads land in shared memory as 16-byte stores (four scalar
 // stores 4 words apart would meet in the same banks), and threads read their windows as vectors.
-shared vec4 sIn[BUFFERS * STEP_WORDS / 4u];
+shared vec4 sIn[FROM_MEMORY ? 1u : BUFFERS * STEP_WORDS / 4u];
 // The workgroup's weights: [set of groups s][group p of the set][input channel c][W_VECS].
 const uint WEIGHT_VECS = GS * GB * C_G * W_VECS;
 const uint WEIGHT_LOADS = (WEIGHT_VECS + THREADS - 1u) / THREADS;  // 16-byte loads a thread
-shared vec4 sW[WEIGHT_VECS];
+shared vec4 sW[FROM_MEMORY ? 1u : WEIGHT_VECS];
 
 // Copies the weights of channel block kBlock of groups firstGroup.. into sW (past the last group:
 // the last group's, computed and never stored). All loads are issued before any is stored.
@@ -135,9 +141,11 @@ void main() {
     const bool vectorLoads = (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
     const uint imagePlanes = chunk.in_offset + image * C_TOTAL * IN_HW;
 
-    fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
-    loadWeights(firstGroup, kBlock);     // read after the first step's barrier
-    if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
+    if (!FROM_MEMORY) {
+        fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
+        loadWeights(firstGroup, kBlock);     // read after the first step's barrier
+        if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
+    }
 
     float acc[KB * ROWS * VEC_W];  // [kb][j][v]
     [[dont_unroll]] for (uint t = 0; t < STEPS; ++t) {
@@ -154,13 +162,16 @@ void main() {
         // Buffer t % 2 was last read for step t - 2, before every thread passed the barrier of
         // step t - 1.
         const uint base = (t % BUFFERS) * STEP_WORDS;
-        storeStep(base, vectorLoads);
-        barrier();
-        if (t + 1u < STEPS) fetchStep(t + 1u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
+        if (!FROM_MEMORY) {
+            storeStep(base, vectorLoads);
+            barrier();
+            if (t + 1u < STEPS) fetchStep(t + 1u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
+        }
         float w[W_VECS * 4u];
         const uint weightBase = ((step * GB + plane) * C_G + c) * W_VECS;
+        const uint memoryWeightBase = ((g * K_BLOCKS + kBlock) * C_G + c) * W_VECS;  // loadWeights' order
         [[unroll]] for (uint i = 0; i < W_VECS; ++i) {
-            const vec4 v = sW[weightBase + i];
+            const vec4 v = FROM_MEMORY ? weight_vec4[memoryWeightBase + i] : sW[weightBase + i];
             w[4u * i] = v.x, w[4u * i + 1u] = v.y, w[4u * i + 2u] = v.z, w[4u * i + 3u] = v.w;
         }
 
@@ -170,7 +181,17 @@ void main() {
         [[unroll]] for (uint a = 0; a < ((DEBUG_SKIP & 2u) != 0u ? 0u : THREAD_IN_H); ++a) {
             float x[THREAD_IN_W];
             const uint word = tileBase + (inRow0 + a) * ROW_WORDS + inCol0;
-            if (VEC_READS) {
+            if (FROM_MEMORY) {
+                // The shared tile's word `word` is input (ih0 + inRow0 + a, iwA + inCol0 + q):
+                // outside the image, zero, as the staged copy holds it.
+                const int ih = ih0 + int(inRow0 + a);
+                const uint rowStart = imagePlanes + (g * C_G + c) * IN_HW + uint(ih) * IN_W;
+                [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q) {
+                    const int iw = iwA + int(inCol0 + q);
+                    const bool inside = uint(ih) < IN_H && uint(iw) < IN_W && (DEBUG_SKIP & 1u) == 0u;
+                    x[q] = inside ? input_data[rowStart + uint(iw)] : 0.0;
+                }
+            } else if (VEC_READS) {
                 // word % 4 == SHIFT: the window's q-th word is word SHIFT + q of these vectors.
                 [[unroll]] for (uint k = 0; k < WINDOW_VECS; ++k) {
                     const vec4 v = sIn[(word - SHIFT) / 4u + k];

@@ -57,6 +57,7 @@ uint64_t groupedDirectWeightVectors(const KernelConfig& c, const ConvProblem& p)
 }  // namespace
 
 uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
+    if (c.directFromMemory) return 2 * 16;  // the shader's two arrays, one unused vector each
     const GroupedDirectTile t = groupedDirectTile(c, p);
     return uint32_t(std::min<uint64_t>(
         t.buffers * c.directGroups * t.inH * t.rowWords * 4 + groupedDirectWeightVectors(c, p) * 16, 1u << 30));
@@ -94,11 +95,12 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
         return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    if (ceilDiv(t.stepLoads, threads) > kMaxLoadSteps)
+    // Staging: a step's loads and the workgroup's weights, spread over its threads.
+    if (!c.directFromMemory && ceilDiv(t.stepLoads, threads) > kMaxLoadSteps)
         return "grouped-direct input tile of " + std::to_string(t.inH) + "x" + std::to_string(t.inW) + " (x" +
                std::to_string(c.directGroups) + " groups) takes more than " + std::to_string(kMaxLoadSteps) +
                " loads a thread";
-    if (ceilDiv(groupedDirectWeightVectors(c, p), threads) > kMaxLoadSteps)
+    if (!c.directFromMemory && ceilDiv(groupedDirectWeightVectors(c, p), threads) > kMaxLoadSteps)
         return "grouped-direct workgroup's weights take more than " + std::to_string(kMaxLoadSteps) +
                " 16-byte loads a thread";
     const uint32_t shared = groupedDirectSharedBytes(c, p);
@@ -149,6 +151,10 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
                                 c.directVecW = vecW, c.directRows = rows, c.directChannels = kb;
                                 c.directGroups = gb, c.directGroupSteps = gs;
                                 if (canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
+                                // The same tile reading from memory; with nothing to prefetch,
+                                // one set of groups a workgroup.
+                                c.directFromMemory = true;
+                                if (gs == 1 && canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
                             }
     }
     // The sweep times every candidate: keep kMaxCandidates, by the model below: first the best of
@@ -173,17 +179,45 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
         }
     };
     takeCheapestOfEach([](const KernelConfig& c) {  // structural variant
-        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps};
+        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps, c.directFromMemory};
     });
     takeCheapestOfEach([](const KernelConfig& c) {  // tile
-        return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW,
-                                     c.directRows,     c.directChannels, c.directGroups};
+        return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW,       c.directRows,
+                                     c.directChannels, c.directGroups,  c.directFromMemory};
     });
     takeCheapestOfEach([](const KernelConfig&) { return std::vector<uint32_t>{}; });
     return out;
 }
 
+namespace {
+
+// What reading windows and weights from memory does to a tile's cost, against the same tile
+// staged in shared memory. Measured on the H200 (kernel-lab, the same tiles both ways,
+// bench/RESULTS.md): it saves each workgroup the staging, the zeroing and a barrier a step, and
+// reads every window row from the L1 cache once per thread that needs it. It won where a group
+// has several input channels (a barrier each): ResNeXt's grouped 3x3, 4 channels a group,
+// 0.178 ms as thread 2x4 k4 against 0.234 staged (0.217 the best staged tile), but not with one
+// output row a thread (1x4 0.212 against 0.219, 1x8 0.256 against 0.217); and with whole small
+// planes, one output column a thread: dw 512/14 0.176 against 0.194. It lost where a thread reads
+// many taps or strided columns (ConvNeXt's 7x7 0.291 against 0.170, dw 64/112 stride 2 0.215
+// against 0.157), on large planes (dw 32/112 0.126 against 0.119) and with fewer, wider threads
+// on small planes (dw 512/14 thread 8x2 0.258 against 0.235, 4x2 0.271 against 0.214).
+double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (d.isCpu()) return 1.2;  // not measured on CPU devices: the staged tile stays first there
+    if (p.strideH > 1 || p.strideW > 1 || p.kernelH * p.kernelW > 9) return 1.5;
+    if (p.inChannels / p.groups > 1) return c.directRows >= 2 ? 0.76 : 1.1;
+    if (groupedDirectTile(c, p).tilesPerImage == 1 && c.directVecW == 1) return 0.91;
+    return 1.1;
+}
+
+}  // namespace
+
 double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (c.directFromMemory) {
+        KernelConfig staged = c;
+        staged.directFromMemory = false;
+        return groupedDirectCost(staged, d, p) * fromMemoryFactor(c, d, p);
+    }
     // Not yet calibrated on a GPU. A model of one compute unit (NVIDIA's SM: 4 warp-wide FMAs a
     // cycle, one shared-memory wavefront of 128 bytes a cycle, 16 bytes of DRAM bandwidth a cycle
     // on the H200) against the layer's own floor; the result is in the GEMM kernels' unit
@@ -288,6 +322,9 @@ std::vector<KernelConfig> groupedDirectNeighbours(const KernelConfig& c) {
     vary(&KernelConfig::directThreadsW);
     vary(&KernelConfig::directGroups);
     vary(&KernelConfig::directGroupSteps);
+    KernelConfig other = c;  // staged or from memory: the other way
+    other.directFromMemory = !c.directFromMemory;
+    out.push_back(other);
     return out;
 }
 
@@ -297,7 +334,7 @@ std::string groupedDirectNote(const ConvProblem& p) {
     const int64_t macs = cG * p.kernelH * p.kernelW;
     s << "grouped direct kernel: groups of " << cG << " input and " << kG << " output channel(s) ("
       << macs << " multiply-adds an output) would leave a GEMM tile mostly padding; it reads each input "
-      << "once into shared memory for all its taps and computes in fp32, which";
+      << "from memory once for all its taps (staged in shared memory, or through the cache) and computes in fp32, which";
     // About 64 multiply-adds an output is where fp32 FMA throughput meets memory bandwidth on
     // current GPUs (H200: ~67 TFLOP/s against 4.8 TB/s of 8-byte outputs-and-inputs).
     if (macs <= 64) s << " costs these memory-bound layers little and";

@@ -18,6 +18,7 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.threads = c.threads();
     spec.groups = c.directGroups;
     spec.groupSteps = c.directGroupSteps;
+    spec.fromMemory = c.directFromMemory ? VK_TRUE : VK_FALSE;
     spec.debugSkip = c.debugSkip;
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights

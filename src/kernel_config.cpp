@@ -128,6 +128,7 @@ std::string KernelConfig::str() const {
           << directThreadsW << "x" << directThreadsH;
         if (directGroups != 1) s << " groups " << directGroups;
         if (directGroupSteps != 1) s << " serial " << directGroupSteps;
+        if (directFromMemory) s << " from-memory";
         if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
         if (subgroupSize) s << " sg" << subgroupSize;
         return s.str();

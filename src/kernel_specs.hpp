@@ -77,7 +77,8 @@ struct CoopMatKernelSpec {
 struct GroupedDirectSpec {
     ProblemSpec problem;
     uint32_t threadsW, threadsH, vecW, rows, channels, threads, groups, groupSteps;
-    uint32_t debugSkip;  // id 40: DEBUG_SKIP (KernelConfig::debugSkip)
+    VkBool32 fromMemory;  // id 28: FROM_MEMORY
+    uint32_t debugSkip;   // id 40: DEBUG_SKIP (KernelConfig::debugSkip)
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
@@ -88,6 +89,7 @@ struct GroupedDirectSpec {
                                     offsetof(GroupedDirectSpec, channels), offsetof(GroupedDirectSpec, threads),
                                     offsetof(GroupedDirectSpec, groups),   offsetof(GroupedDirectSpec, groupSteps)};
         for (uint32_t i = 0; i < 8; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
+        e.push_back({28, offsetof(GroupedDirectSpec, fromMemory), sizeof(VkBool32)});
         return e;
     }
 };

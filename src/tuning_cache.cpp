@@ -60,7 +60,7 @@ json configObject(const KernelConfig& c) {
                 {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
                 {"directVecW", c.directVecW}, {"directRows", c.directRows},
                 {"directChannels", c.directChannels}, {"directGroups", c.directGroups},
-                {"directGroupSteps", c.directGroupSteps}};
+                {"directGroupSteps", c.directGroupSteps}, {"directFromMemory", c.directFromMemory}};
 }
 
 KernelConfig configFromObject(const json& j) {
@@ -122,6 +122,7 @@ KernelConfig configFromObject(const json& j) {
         c.directChannels = u32("directChannels");
         if (j.contains("directGroups")) c.directGroups = u32("directGroups");
         if (j.contains("directGroupSteps")) c.directGroupSteps = u32("directGroupSteps");
+        if (j.contains("directFromMemory")) c.directFromMemory = flag("directFromMemory");
     }
     return c;
 }

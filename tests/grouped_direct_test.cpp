@@ -30,9 +30,10 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // A forced tile: threads along W x H, outputs a thread computes down x along, channels a
-// workgroup computes, groups side by side and one after another.
+// workgroup computes, groups side by side and one after another, windows read from memory.
 struct Tile {
     uint32_t threadsW, threadsH, rows, vecW, channels, groups = 1, groupSteps = 1;
+    bool fromMemory = false;
 };
 
 struct DirectCase {
@@ -103,6 +104,19 @@ std::vector<DirectCase> directCases() {
         // 230 images of 4704 bytes: 2 chunks; 24 groups in 3 blocks of 4 x 2, split 2 + 1 along Z.
         {"tile_groups4_serial2_chunks_split_z", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1),
          Tile{7, 7, 1, 1, 1, 4, 2}, true},
+        // Windows and weights read from memory: whole planes, groups side by side, the image's
+        // edges as padding; a ResNeXt-like block (several input channels, 16-byte stores) whose
+        // tile overhangs the output; stride, dilation and uneven padding; a partial channel
+        // block with a channel multiplier; groups one after another, no bias; a 7x7 with
+        // padding 3 and 16-byte stores; several chunks and groups split along Z.
+        {"memory_planes_groups4", problem(2, 8, 14, 14, 8, 3, 3, 8, 1, 1), Tile{14, 2, 7, 1, 1, 4, 1, true}},
+        {"memory_cg4_kb4_overhang", problem(2, 16, 10, 12, 16, 3, 3, 4, 1, 1), Tile{4, 4, 2, 4, 4, 1, 1, true}},
+        {"memory_stride_dilation_nonsquare", nonSquare, Tile{4, 2, 2, 2, 1, 1, 1, true}},
+        {"memory_partial_channel_block", problem(2, 6, 8, 8, 15, 3, 3, 3, 1, 1), Tile{8, 4, 2, 1, 4, 1, 1, true}},
+        {"memory_serial2_groups2_no_bias", problem(2, 8, 6, 6, 8, 3, 3, 4, 1, 1, 1, false),
+         Tile{6, 6, 1, 1, 2, 2, 2, true}},
+        {"memory_7x7_vec4_stores", problem(1, 4, 12, 16, 4, 7, 7, 4, 1, 3), Tile{4, 4, 1, 4, 1, 1, 1, true}},
+        {"memory_chunks_split_z", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1), Tile{7, 7, 1, 1, 1, 4, 1, true}, true},
     };
 }
 
@@ -162,6 +176,7 @@ TEST_P(GroupedDirect, MatchesReference) {
         k.directThreadsW = c.c.tile->threadsW, k.directThreadsH = c.c.tile->threadsH;
         k.directRows = c.c.tile->rows, k.directVecW = c.c.tile->vecW, k.directChannels = c.c.tile->channels;
         k.directGroups = c.c.tile->groups, k.directGroupSteps = c.c.tile->groupSteps;
+        k.directFromMemory = c.c.tile->fromMemory;
         ASSERT_EQ(canImplement(k, ctx.device(), p), "") << k.str();
         ConvOptions o;
         o.config = k;
@@ -186,6 +201,7 @@ TEST_P(GroupedDirect, MatchesReference) {
         // Wherever the fp32 path runs these problems, under either precision, it is the
         // grouped direct kernel.
         EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
+        if (c.c.tile) EXPECT_EQ(config, o.config->str()) << label;  // the forced tile is what ran
         EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
         EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
         if (c.c.narrowLimits) {
@@ -226,6 +242,32 @@ TEST(GroupedDirectRules, HeuristicLeadsWithGroupedDirectWhereItServesOnAGpu) {
     EXPECT_TRUE(std::any_of(choice.weighed.begin(), choice.weighed.end(),
                             [](const auto& w) { return !w.first.groupedDirect(); }))
         << "the GEMM tiles stay in the list, for the sweep";
+}
+
+// On an NVIDIA-like GPU, windows read from memory lead where the H200 measured them faster
+// (the small-plane depthwise layer, the ResNeXt-like block of 4 channels a group), and the staged
+// tiles elsewhere (large planes, stride 2, 7x7): fromMemoryFactor's measurements.
+TEST(GroupedDirectRules, FromMemoryLeadsWhereMeasuredFaster) {
+    const DeviceInfo gpu = fakeCoopMatDevice(false);
+    const std::vector<std::pair<ConvProblem, bool>> layers = {
+        {problem(512, 512, 14, 14, 512, 3, 3, 512, 1, 1), true},   // MobileNet's late depthwise
+        {problem(128, 128, 56, 56, 128, 3, 3, 32, 1, 1), true},    // ResNeXt-like, 4 channels a group
+        {problem(128, 32, 112, 112, 32, 3, 3, 32, 1, 1), false},   // MobileNet's first depthwise
+        {problem(128, 64, 112, 112, 64, 3, 3, 64, 2, 1), false},   // MobileNet's strided depthwise
+        {problem(128, 96, 56, 56, 96, 7, 7, 96, 1, 3), false},     // ConvNeXt's 7x7 depthwise
+    };
+    for (const auto& [p, fromMemory] : layers) {
+        const KernelConfig c = detail::selectConfig(Path::Fp32, gpu, p).config;
+        EXPECT_TRUE(c.groupedDirect()) << p.str() << ": " << c.str();
+        EXPECT_EQ(c.directFromMemory, fromMemory) << p.str() << ": " << c.str();
+        const auto candidates = detail::groupedDirectCandidates(gpu, p);
+        EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
+                                [](const KernelConfig& k) { return k.directFromMemory; }))
+            << p.str() << ": the sweep times both ways";
+        EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
+                                [](const KernelConfig& k) { return !k.directFromMemory; }))
+            << p.str();
+    }
 }
 
 // Every shipped profile (vulkan-minimum: 16 KB, 128 invocations; mobile: 16 KB) leaves grouped

@@ -64,6 +64,7 @@ void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
     EXPECT_EQ(a.directChannels, b.directChannels);
     EXPECT_EQ(a.directGroups, b.directGroups);
     EXPECT_EQ(a.directGroupSteps, b.directGroupSteps);
+    EXPECT_EQ(a.directFromMemory, b.directFromMemory);
 }
 
 TEST(TuningCache, ConfigJsonKeepsEveryField) {
@@ -82,10 +83,11 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     direct.fp32Kernel = Fp32Kernel::GroupedDirect;
     direct.directThreadsW = 56, direct.directThreadsH = 4, direct.directVecW = 2, direct.directRows = 8;
     direct.directChannels = 4, direct.subgroupSize = 16, direct.directGroups = 2, direct.directGroupSteps = 3;
+    direct.directFromMemory = true;
     expectSameFields(configFromJson(configToJson(direct)), direct);
     // A new KernelConfig field must be added to the serialization (src/tuning_cache.cpp) and to
     // expectSameFields above; this size check is the reminder.
-    EXPECT_EQ(sizeof(KernelConfig), 108u) << "KernelConfig changed: update src/tuning_cache.cpp";
+    EXPECT_EQ(sizeof(KernelConfig), 112u) << "KernelConfig changed: update src/tuning_cache.cpp";
     EXPECT_THROW(configFromJson("{\"path\": \"fp32\"}"), Error);
     EXPECT_THROW(configFromJson("not json"), Error);
 }

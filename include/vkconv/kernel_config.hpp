@@ -86,16 +86,20 @@ struct KernelConfig {
     // (down a column x along a row), for directChannels output channels of one group; with
     // directGroups > 1, that many groups side by side (each its own directThreadsW x
     // directThreadsH threads), and directGroupSteps such sets of groups one after another.
+    // directFromMemory: each thread reads its input window and weights straight from memory
+    // instead of the workgroup staging them in shared memory (no shared memory, no barriers).
     Fp32Kernel fp32Kernel = Fp32Kernel::Gemm;
     uint32_t directThreadsW = 0, directThreadsH = 0, directVecW = 1, directRows = 1, directChannels = 1;
     uint32_t directGroups = 1, directGroupSteps = 1;
+    bool directFromMemory = false;
 
     uint32_t threads() const;           // workgroup size
     uint32_t sharedMemoryBytes(const ConvProblem& problem) const;  // shared memory the kernel declares
     // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32",
     // "fp32 grouped-direct 16x64 thread 4x2 k1 threads 32x4" (output tile rows x columns, outputs a
     // thread computes down x along, output channels a workgroup computes, threads along W x H a
-    // group; then " groups G" and " serial S" where directGroups, directGroupSteps are above 1)
+    // group; then " groups G" and " serial S" where directGroups, directGroupSteps are above 1,
+    // and " from-memory" with directFromMemory)
     std::string str() const;
     bool groupedDirect() const { return path == Path::Fp32 && fp32Kernel == Fp32Kernel::GroupedDirect; }
 
