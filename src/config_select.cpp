@@ -320,11 +320,14 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // directly. Except where the pass keeps only the pixels a strided 1x1 reads (a quarter at
         // stride 2), or where the NCHW loader reads pixels one at a time (planes not a whole
         // number of 4-pixel words) and the output is wide (its fp32 A read again for each of 8+ N
-        // tiles): there 128x128x16 4x2 here led (kernel-lab, H200: ResNet-50's 1x1 512->2048 at
-        // 7x7 0.955 ms against 1.027; the stride-2 downsamples 1024->2048 0.437 against 0.538,
-        // 512->1024 0.251 against 0.290, 256->512 0.153 against 0.153).
+        // tiles) or the input deep (2048 channels read a scalar at a time): there 128x128x16 4x2
+        // here led (kernel-lab, H200: ResNet-50's 1x1 512->2048 at 7x7 0.955 ms against 1.027,
+        // its 2048->512 0.702 against 0.730 with the input in channel slices; the stride-2
+        // downsamples 1024->2048 0.437 against 0.538, 512->1024 0.251 against 0.290, 256->512
+        // 0.153 against 0.153).
         if (p.kernelH * p.kernelW == 1)
-            factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && p.gemmN() >= 2048) ? 0.8 : 3.0;
+            factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048)) ? 0.8
+                                                                                                              : 3.0;
         // Unmeasured where the grid cannot fill the GPU (batch 1): the gather kernel keeps it.
         if (underfilled) factor *= 2.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
@@ -357,12 +360,14 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                   : threads >= 384 && threads <= 512 ? (wideThreads ? 1.0 : 1.03)
                   : threads >= 128 ? 1.25 : 1.5;
         // Warp tiles: one fragment row (16 pixels) and two fragment columns won nearly everywhere.
-        // First layers: 4x2 subgroups of 16x8 fragments, four columns each, led on the H200
-        // (kernel-lab, bench/RESULTS.md): VGG's conv1_1 64x64x32 0.187 ms against 0.205 with 4x4
-        // subgroups or 16x16 fragments, ResNet-50's conv1 0.527 against 0.549 with 4x4.
+        // First layers led with 4x2 subgroups on the H200 (kernel-lab, bench/RESULTS.md):
+        // ResNet-50's conv1 (K 147) 64x64x32 0.527 ms with 16x16 fragments against 0.549 with
+        // 4x4 subgroups and 0.576 with 16x8 fragments; VGG's conv1_1, whose K (27) is one slice,
+        // 0.187 with four 16x8 fragment columns a subgroup against 0.204 with 16x16 and 0.205
+        // with 4x4 subgroups.
         const uint32_t fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
         factor *= fragM == 1 ? 1.0 : fragM == 2 ? 1.25 : 1.5;
-        factor *= firstLayer && fragN == 4 && c.mmaN == 8 ? 0.97
+        factor *= firstLayer && p.gemmK() <= c.bk && fragN == 4 && c.mmaN == 8 ? 0.97
                   : fragN == 2                           ? 1.0
                   : fragN == 1                           ? 1.15
                   : fragN <= 4                           ? 1.05
