@@ -39,6 +39,14 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"resnet50_l3_3x3_256_s2", layer(512, 256, 28, 256, 3, 2, 1), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc"},
         // 0.702 ms; the NCHW loader's best 0.722.
         {"resnet50_l4_1x1_2048_512", layer(1024, 2048, 7, 512, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc"},
+        // 0.540 ms; 128x64x32 4x2 0.587, 256x64x16 2x4 0.565.
+        {"resnet50_l1_3x3_64", layer(256, 64, 56, 64, 3, 1, 1), "256x64x16 warps 4x4 mma 16x16x16 stages 2 nhwc sg32"},
+        // 1.091 ms; 128x64x32 4x2 1.154.
+        {"vgg16_conv1_2", layer(32, 64, 224, 64, 3, 1, 1), "256x64x16 warps 4x4 mma 16x16x16 stages 2 nhwc sg32"},
+        // 0.566 ms, the fastest of eight.
+        {"resnet50_l2_3x3_128", layer(512, 128, 28, 128, 3, 1, 1), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc"},
+        // 0.322 ms, the fastest of eight.
+        {"vgg16_conv2_1", layer(32, 64, 112, 128, 3, 1, 1), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc"},
         // 0.430 ms; 0.426 with 16x8 fragments.
         {"resnet50_l3_1x1_256_1024", layer(512, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
     };
