@@ -198,8 +198,9 @@ namespace {
 // has several input channels (a barrier each): ResNeXt's grouped 3x3, 4 channels a group,
 // 0.178 ms as thread 2x4 k4 against 0.234 staged (0.217 the best staged tile), but not with one
 // output row a thread (1x4 0.212 against 0.219, 1x8 0.256 against 0.217); and with whole small
-// planes, one output column a thread: dw 512/14 0.176 against 0.194; and at stride 2 with 4 rows
-// of 2 outputs a thread (lanes 4 words apart): dw 64/112 s2 0.144 against 0.157 for the best
+// planes, one output column a thread: dw 512/14 0.176 against 0.194; and at stride 2 with 4 or
+// more rows a thread and lanes at most 4 words apart: dw 64/112 s2 0.131 with 8 rows of one
+// output (56 threads a row), 0.136 with 4, 0.143 with 4 rows of 2, against 0.157 for the best
 // staged tile. It lost where a thread reads many taps or lanes lie 8 or more words apart
 // (ConvNeXt's 7x7 0.264-0.291 against 0.165, dw 64/112 s2 thread 1x4 0.215, 1x8 0.376), on
 // large planes at stride 1 (dw 32/112 0.126 against 0.119) and with fewer, wider threads on
@@ -207,8 +208,11 @@ namespace {
 double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (d.isCpu()) return 1.2;  // not measured on CPU devices: the staged tile stays first there
     if (p.kernelH * p.kernelW > 9) return 1.5;
-    if (p.strideH > 1 || p.strideW > 1)
-        return c.directRows >= 4 && uint64_t(c.directVecW) * p.strideW <= 4 ? 0.7 : 1.5;
+    if (p.strideH > 1 || p.strideW > 1) {
+        const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
+        if (c.directRows >= 8 && laneWords <= 2) return 0.6;
+        return c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5;
+    }
     if (p.inChannels / p.groups > 1) return c.directRows >= 2 ? 0.76 : 1.1;
     if (groupedDirectTile(c, p).tilesPerImage == 1 && c.directVecW == 1) return 0.91;
     return 1.1;
