@@ -18,7 +18,8 @@
 #      root, the CLI test with --precision fast (cooperative matrices required) and a
 #      cooperative-matrix `vkconv sweep` of a small problem (tests/sweep_e2e.sh)
 #   5. the portability suite (tests/portability_test.cpp: every path and every shipped profile,
-#      under the validation layer) at lavapipe's subgroup sizes 4, 8 and 16
+#      under the validation layer) and the grouped direct kernel's cases (tests/grouped_direct_test.cpp:
+#      its staged and from-memory tiles) at lavapipe's subgroup sizes 4, 8 and 16
 #      (LP_NATIVE_VECTOR_WIDTH=128/256/512), on the system lavapipe and in the Mesa 26 root; there
 #      the cooperative-matrix path must run at size 8 (Mesa 26 offers none at 4, and vkconv refuses
 #      size 16, where lavapipe crashes compiling it). Stages 3 and 4 leave the suite to this one.
@@ -112,9 +113,10 @@ mkdir -p "$VKCONV_CACHE_DIR"
 # Host lavapipe (Mesa 25) has no cooperative matrices: the fast-path cases skip with the reason.
 stage_start "ctest on the system lavapipe"
 CTEST_ARGS=(--test-dir "$BUILD" -j "$JOBS" --output-on-failure --output-junit "$LOGS/ctest-host.xml")
-# The portability suite runs in stage 5, at every subgroup size.
+# The portability suite and the grouped direct kernel's cases run in stage 5, at every subgroup size.
 # The Python suite (CTest's vkconv_python) runs in stage 6, where its tests are counted one by one.
-if (( QUICK )); then CTEST_ARGS+=(-E 'random_seed|Portability|vkconv_python'); else CTEST_ARGS+=(-E 'Portability|vkconv_python'); fi
+if (( QUICK )); then CTEST_ARGS+=(-E 'random_seed|Portability|/GroupedDirect\.|vkconv_python')
+else CTEST_ARGS+=(-E 'Portability|/GroupedDirect\.|vkconv_python'); fi
 rc=0
 ctest "${CTEST_ARGS[@]}" >"$LOGS/ctest-host.log" 2>&1 || rc=$?
 # The per-test lines are in the log; show the summary and whatever failed.
@@ -194,8 +196,8 @@ stage_start "vkconv_tests in the Mesa 26 root ($MESA26_ROOT)"
 [[ -x "$MESA26_ROOT/usr/bin/vulkaninfo" ]] || die "no Mesa 26 root at $MESA26_ROOT (scripts/setup.sh --with-mesa26)"
 mkdir -p "$MESA26_ROOT$ROOT_DIR/cache"
 cp "$BUILD/tests/vkconv_tests" "$MESA26_ROOT$ROOT_DIR/vkconv_tests"
-FILTER='-*Portability*'
-(( QUICK )) && FILTER='-*random_seed*:*Portability*'
+FILTER='-*Portability*:*/GroupedDirect.*'
+(( QUICK )) && FILTER='-*random_seed*:*Portability*:*/GroupedDirect.*'
 SHARDS=$JOBS
 pids=()
 for ((i = 0; i < SHARDS; i++)); do
@@ -278,8 +280,8 @@ stage_end mesa26
 # ------------------------------------------------- 5. portability, subgroup 4/8/16
 # Each run: the portability suite alone, its own cache folder (a pipeline cache made at one
 # vector width is never offered to another), at most $JOBS runs side by side.
-stage_start "portability suite at subgroup sizes 4, 8, 16 (host lavapipe and Mesa 26)"
-PORT_FILTER='*Portability*'
+stage_start "portability suite and grouped direct cases at subgroup sizes 4, 8, 16 (host lavapipe and Mesa 26)"
+PORT_FILTER='*Portability*:*/GroupedDirect.*'
 PORT_RUNS=()  # "name log", each run's exit status in log.rc once it is done
 port_running() {
   local n=0 r name log
