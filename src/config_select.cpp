@@ -320,7 +320,12 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;
         // 32 fragments a subgroup (256 accumulator registers) spill.
         if (fragM * fragN > 16) factor *= 4.0;
-        factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
+        // Fragments: 16x16x16 led at stride 1; on the strided layers 16x8x16 led by 1-3%
+        // (kernel-lab on the H200, 128x128x16 4x2: ResNet-50's 3x3/512 s2 1.225 ms against
+        // 1.267, 3x3/256 s2 0.712 against 0.721, the 1x1 downsamples 1024->2048 0.370 against
+        // 0.380 and 512->1024 0.224 against 0.230; bench/RESULTS.md).
+        const bool mma16x8x16 = c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
+        factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : strided && mma16x8x16 ? 0.98 : c.mmaK >= 16 ? 1.15 : 1.5;
         // 1x1: the packing pass is a second read of the input, and the NCHW loader reads it
         // directly. Except where the pass keeps only the pixels a strided 1x1 reads (a quarter at
         // stride 2), or where the NCHW loader reads pixels one at a time (planes not a whole

@@ -35,8 +35,14 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"resnet50_conv1", layer(128, 3, 224, 64, 7, 2, 3), "64x64x32 warps 4x2 mma 16x16x16 stages 1"},
         // 1.900 ms; 4x2 1.948, the other K order 2.222.
         {"resnet50_l4_3x3_512", layer(2048, 512, 7, 512, 3, 1, 1), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner"},
-        // 0.721 ms; 2x4 0.768.
-        {"resnet50_l3_3x3_256_s2", layer(512, 256, 28, 256, 3, 2, 1), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc"},
+        // 0.712 ms; 16x16x16 fragments 0.721, 2x4 subgroups 0.767.
+        {"resnet50_l3_3x3_256_s2", layer(512, 256, 28, 256, 3, 2, 1), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
+        // 1.225 ms; 16x16x16 fragments 1.267, 2x4 subgroups 1.353.
+        {"resnet50_l4_3x3_512_s2", layer(1024, 512, 14, 512, 3, 2, 1), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
+        // 0.370 ms; 16x16x16 fragments 0.380.
+        {"resnet50_l4_down_1024_2048_s2", layer(256, 1024, 14, 2048, 1, 2, 0), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
+        // 0.224 ms; 16x16x16 fragments 0.230.
+        {"resnet50_l3_down_512_1024_s2", layer(128, 512, 28, 1024, 1, 2, 0), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
         // 0.702 ms; the NCHW loader's best 0.722.
         {"resnet50_l4_1x1_2048_512", layer(1024, 2048, 7, 512, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc"},
         // 0.540 ms; 128x64x32 4x2 0.587, 256x64x16 2x4 0.565.
