@@ -92,6 +92,14 @@ shared vec4 sIn[FROM_MEMORY ? 1u : BUFFERS * STEP_WORDS / 4u];
 const uint WEIGHT_VECS = GS * GB * C_G * W_VECS;
 const uint WEIGHT_LOADS = (WEIGHT_VECS + THREADS - 1u) / THREADS;  // 16-byte loads a thread
 shared vec4 sW[FROM_MEMORY ? 1u : WEIGHT_VECS];
+// From memory, where each group's tile is its whole output plane of one output channel
+// (depthwise on small planes): the workgroup's GB planes are one contiguous run of the output, so
+// the outputs pass through shared memory and leave as that run, 16-byte stores where it starts
+// on a 16-byte boundary, instead of each thread's words down its column. (Without it, rows of 14
+// words start part-way into a sector and dw 512/14's stores cost more than its loads.)
+// (Ternaries, not && or ||: a shared array's size must be a constant expression.)
+const bool PLANES_OUT = FROM_MEMORY ? (TILES_PER_IMAGE == 1u ? (K_G == 1u ? (KB == 1u ? (STEPS == 1u) : false) : false) : false) : false;
+shared float sOut[PLANES_OUT ? GB * OUT_HW : 1u];
 
 // Copies the weights of channel block kBlock of groups firstGroup.. into sW (past the last group:
 // the last group's, computed and never stored). All loads are issued before any is stored.
@@ -220,6 +228,7 @@ void main() {
         const bool vectors = VEC_W % 4u == 0u && OUT_W % 4u == 0u && (chunk.out_offset & 3u) == 0u;
         const uint ow = ow0 + tx * VEC_W;
         if (c + 1u < C_G || group >= GROUPS) continue;  // at the end of the step: every thread meets the next barrier
+        if (PLANES_OUT) continue;  // stored after the loop
         // Diagnostics: the stores left out, the arithmetic kept (its result still decides a branch).
         if ((DEBUG_SKIP & 4u) != 0u && acc[0] != -12345.0) continue;
         [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
@@ -241,6 +250,25 @@ void main() {
                         if (ow + v < OUT_W) output_data[rowStart + ow + v] = acc[o + v];
                 }
             }
+        }
+    }
+    if (PLANES_OUT) {
+        // One step, one output channel, the tile the whole plane (oh0 = ow0 = 0): this thread's
+        // outputs are words (ty*ROWS + j) * OUT_W + tx*VEC_W + v of its group's plane.
+        [[unroll]] for (uint j = 0; j < ROWS; ++j)
+            [[unroll]] for (uint v = 0; v < VEC_W; ++v) {
+                const uint oh = ty * ROWS + j, ow = tx * VEC_W + v;
+                if (oh < OUT_H && ow < OUT_W) sOut[plane * OUT_HW + oh * OUT_W + ow] = acc[j * VEC_W + v];
+            }
+        barrier();
+        if ((DEBUG_SKIP & 4u) != 0u && sOut[0] != -12345.0) return;
+        const uint planes = min(GB, GROUPS - firstGroup);  // the last set of groups may be partial
+        const uint start = chunk.out_offset + (image * K_TOTAL + firstGroup) * OUT_HW;
+        if (OUT_HW % 4u == 0u && (start & 3u) == 0u) {
+            for (uint e = tid; e < planes * OUT_HW / 4u; e += THREADS)
+                output_vec4[start / 4u + e] = vec4(sOut[4u * e], sOut[4u * e + 1u], sOut[4u * e + 2u], sOut[4u * e + 3u]);
+        } else {
+            for (uint e = tid; e < planes * OUT_HW; e += THREADS) output_data[start + e] = sOut[e];
         }
     }
 }

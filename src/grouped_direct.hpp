@@ -36,6 +36,11 @@ struct GroupedDirectTile {
 };
 GroupedDirectTile groupedDirectTile(const KernelConfig& config, const ConvProblem& problem);
 
+// From memory, where each group's tile is its whole output plane of one output channel (one step,
+// one channel a workgroup): the workgroup's planes are one contiguous run of the output, which
+// the shader stages in shared memory and stores as that run (PLANES_OUT).
+bool groupedDirectPlanesOut(const KernelConfig& config, const ConvProblem& problem);
+
 uint32_t groupedDirectSharedBytes(const KernelConfig& config, const ConvProblem& problem);
 uint32_t groupedDirectTilesPerImage(const KernelConfig& config, const ConvProblem& problem);
 

@@ -108,7 +108,8 @@ std::vector<DirectCase> directCases() {
         // edges as padding; a ResNeXt-like block (several input channels, 16-byte stores) whose
         // tile overhangs the output; stride, dilation and uneven padding; a partial channel
         // block with a channel multiplier; groups one after another, no bias; a 7x7 with
-        // padding 3 and 16-byte stores; several chunks and groups split along Z.
+        // padding 3 and 16-byte stores; several chunks and groups split along Z (whole planes,
+        // which leave through shared memory as one run).
         {"memory_planes_groups4", problem(2, 8, 14, 14, 8, 3, 3, 8, 1, 1), Tile{14, 2, 7, 1, 1, 4, 1, true}},
         {"memory_cg4_kb4_overhang", problem(2, 16, 10, 12, 16, 3, 3, 4, 1, 1), Tile{4, 4, 2, 4, 4, 1, 1, true}},
         {"memory_stride_dilation_nonsquare", nonSquare, Tile{4, 2, 2, 2, 1, 1, 1, true}},
@@ -117,6 +118,9 @@ std::vector<DirectCase> directCases() {
          Tile{6, 6, 1, 1, 2, 2, 2, true}},
         {"memory_7x7_vec4_stores", problem(1, 4, 12, 16, 4, 7, 7, 4, 1, 3), Tile{4, 4, 1, 4, 1, 1, 1, true}},
         {"memory_chunks_split_z", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1), Tile{7, 7, 1, 1, 1, 4, 1, true}, true},
+        // Whole planes of odd size (35 words: scalar stores of the staged planes), a partial last
+        // set of groups (6 in sets of 4), stride 2.
+        {"memory_planes_odd_partial_set", problem(2, 6, 9, 13, 6, 3, 3, 6, 2, 1), Tile{7, 5, 1, 1, 1, 4, 1, true}},
     };
 }
 
