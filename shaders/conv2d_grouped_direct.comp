@@ -27,9 +27,10 @@
 //   reads its own into registers as 16-byte vectors (the host pads each block to whole vectors);
 // - the accumulators start at the bias; each output is written once, consecutive threads to
 //   consecutive addresses, as 16-byte stores where the output rows are 16-byte aligned.
-// FROM_MEMORY leaves shared memory out: each thread reads its window rows and its weights straight
-// from memory (the L1 cache catches the rows its neighbours read too), so a workgroup has no
-// staging, no zeroing and no barrier. Where a workgroup's life is short (whole small planes) or
+// FROM_MEMORY leaves the input out of shared memory: each thread reads its window rows and its
+// weights straight from memory (the L1 cache catches the rows its neighbours read too), so a
+// workgroup has no staging, no zeroing and no barrier before its arithmetic (only whole small
+// planes pass their outputs through shared memory: PLANES_OUT below). Where a workgroup's life is short (whole small planes) or
 // has several steps (groups of several input channels), that overhead was the larger cost; where
 // a thread reads many taps (7x7) or strided columns, the shared copy wins (bench/RESULTS.md).
 // src/grouped_direct_kernel.cpp is the host side (GroupedDirectSpec in src/kernel_specs.hpp).

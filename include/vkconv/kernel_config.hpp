@@ -87,7 +87,8 @@ struct KernelConfig {
     // directGroups > 1, that many groups side by side (each its own directThreadsW x
     // directThreadsH threads), and directGroupSteps such sets of groups one after another.
     // directFromMemory: each thread reads its input window and weights straight from memory
-    // instead of the workgroup staging them in shared memory (no shared memory, no barriers).
+    // instead of the workgroup staging them in shared memory (no input staging, no barrier before
+    // the arithmetic; whole small planes still leave through shared memory as one run).
     Fp32Kernel fp32Kernel = Fp32Kernel::Gemm;
     uint32_t directThreadsW = 0, directThreadsH = 0, directVecW = 1, directRows = 1, directChannels = 1;
     uint32_t directGroups = 1, directGroupSteps = 1;
