@@ -85,8 +85,8 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
     if (c.directVecW != 1 && c.directVecW != 2 && c.directVecW != 4 && c.directVecW != 8)
         return "grouped-direct outputs a thread computes along W must be 1, 2, 4 or 8, not " +
                std::to_string(c.directVecW);
-    if (c.directRows == 0 || c.directRows > 8)
-        return "grouped-direct outputs a thread computes along H must be 1..8, not " + std::to_string(c.directRows);
+    if (c.directRows == 0 || c.directRows > 16)
+        return "grouped-direct outputs a thread computes along H must be 1..16, not " + std::to_string(c.directRows);
     if (c.directChannels == 0 || c.directChannels > 16)
         return "grouped-direct output channels a workgroup computes must be 1..16, not " +
                std::to_string(c.directChannels);
@@ -136,8 +136,14 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
         const uint32_t rowThreads = uint32_t(std::min<uint64_t>(ceilDiv(outW, vecW), 1024));
         if (std::find(widths.begin(), widths.end(), rowThreads) == widths.end()) widths.push_back(rowThreads);
         for (uint32_t tw : widths)
-            for (uint32_t th : {1u, 2u, 4u, 8u, 16u, 32u})
-                for (uint32_t rows : {1u, 2u, 4u, 8u})
+            for (uint32_t th : {1u, 2u, 4u, 8u, 16u, 32u}) {
+                // Rows a thread: powers of two, and the rows that make th threads cover the output's
+                // height exactly (14 x 14 planes: 7 rows for 2 threads, not 8 with 2 rows of padding).
+                std::vector<uint32_t> rowCounts{1u, 2u, 4u, 8u};
+                const uint64_t exact = ceilDiv(outH, th);
+                if (exact <= 16 && std::find(rowCounts.begin(), rowCounts.end(), uint32_t(exact)) == rowCounts.end())
+                    rowCounts.push_back(uint32_t(exact));
+                for (uint32_t rows : rowCounts)
                     for (uint32_t kb : {1u, 2u, 4u, 8u, 16u})
                         for (uint32_t gb : {1u, 2u, 4u, 8u, 16u, 32u})
                             for (uint32_t gs : {1u, 2u, 4u}) {
@@ -168,6 +174,7 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
                                 c.directFromMemory = true;
                                 if (gs == 1 && canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
                             }
+            }
     }
     // The sweep times every candidate: keep kMaxCandidates, by the model below: first the best of
     // each structural variant (vector width, groups side by side, one after another), then the
