@@ -229,14 +229,25 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     if (p.kernelH * p.kernelW > 9) return 1.5;
     if (p.strideH > 1 || p.strideW > 1) {
         const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
-        if (c.directRows >= 8 && laneWords <= 2) return 0.6;
+        // 14 rows a thread (a 29-row window): 0.43-0.48 ms against 0.131 with 8.
+        if (c.directRows > 8) return 1.5;
+        if (c.directRows == 8 && laneWords <= 2) return 0.6;
         return c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5;
     }
     if (p.inChannels / p.groups > 1) return c.directRows >= 2 ? 0.76 : 1.1;
     // Whole planes of one output channel leave through shared memory as one run (PLANES_OUT):
     // dw 512/14 0.145 ms as thread 8x2 with 16 groups a workgroup (0.246 with each thread's words
-    // stored down its column), 0.157 as thread 8x1 with 8 (0.178).
-    if (groupedDirectPlanesOut(c, p)) return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
+    // stored down its column), 0.157 as thread 8x1 with 8 (0.178). Fastest of the 120 such tiles
+    // timed: one thread a column strip two outputs wide down the whole plane (thread 14x2), 8
+    // threads a plane (the 16-wide tile: workgroups of whole warps), 4 or 8 planes a workgroup:
+    // 0.135 ms, against 0.141 with 16 planes, 0.144 with 7 threads a plane (the 14-wide tile),
+    // 0.138-0.140 for the next tiles and 0.149 for 7 rows a thread over 2 threads.
+    if (groupedDirectPlanesOut(c, p)) {
+        if (c.directThreadsH == 1 && c.directVecW == 2 && c.threads() % 32 == 0 && c.directGroups >= 4 &&
+            c.directGroups <= 8)
+            return 0.6;
+        return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
+    }
     if (groupedDirectTile(c, p).tilesPerImage == 1 && c.directVecW == 1) return 0.91;
     return 1.1;
 }

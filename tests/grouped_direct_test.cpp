@@ -121,6 +121,12 @@ std::vector<DirectCase> directCases() {
         // Whole planes of odd size (35 words: scalar stores of the staged planes), a partial last
         // set of groups (6 in sets of 4), stride 2.
         {"memory_planes_odd_partial_set", problem(2, 6, 9, 13, 6, 3, 3, 6, 2, 1), Tile{7, 5, 1, 1, 1, 4, 1, true}},
+        // More than 8 rows a thread and rows that are not a power of two: one thread a column
+        // strip down a whole 14x14 plane, its tile 2 columns wider than the plane (MobileNet's dw
+        // 512/14 pick); 7 rows a thread staged; 12 rows a thread at stride 2 from memory.
+        {"memory_planes_rows14_overhang", problem(2, 8, 14, 14, 8, 3, 3, 8, 1, 1), Tile{8, 1, 14, 2, 1, 4, 1, true}},
+        {"tile_rows7_staged", problem(1, 3, 14, 10, 3, 3, 3, 3, 1, 1), Tile{5, 2, 7, 2, 1}},
+        {"memory_rows12_stride2", problem(1, 4, 23, 9, 4, 3, 3, 4, 2, 1), Tile{5, 1, 12, 1, 1, 1, 1, true}},
     };
 }
 
