@@ -335,6 +335,13 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
     // on the H200, twice: bench/history/general-path.md).
     if (vectorStrips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
+    // Where a row takes 14 threads (56 outputs, 4 a thread), 16 threads a row (a tile 64 wide, two
+    // whole rows a subgroup) led by 3-4% in every tile height timed: ResNeXt's grouped 3x3 0.178 ms
+    // against 0.185 from memory, ConvNeXt's 7x7 0.165 against 0.170 staged (kernel-lab on the
+    // H200, bench/RESULTS.md). Rows of 28 threads (MobileNet's dw 32/112) stayed ahead of 32
+    // (0.119 against 0.131), so the rule stops at 14. The model counts the 8 columns past the row
+    // as work (1.14x), hence the factor: 0.97 / 1.14.
+    if (vectorStrips && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16) factor *= 0.85;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can

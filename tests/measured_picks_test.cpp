@@ -62,5 +62,34 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
     }
 }
 
+// The grouped direct kernel's picks for the suite's five depthwise and small-group layers: each the
+// fastest of kernel-lab's timings with the candidate cap lifted (every from-memory tile of dw
+// 512/14, 20-40 tiles of the others).
+TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
+    const DeviceInfo gpu = fakeCoopMatDevice(/*mesaLike=*/false);
+    auto grouped = [](ConvProblem p) {
+        p.groups = p.inChannels == 128 ? 32 : p.inChannels;
+        return p;
+    };
+    const MeasuredPick picks[] = {
+        // 0.135 ms (and with 8 planes); 7 threads a plane 0.144, 7 rows over 2 threads 0.149.
+        {"mobilenet_dw_512_14", grouped(layer(512, 512, 14, 512, 3, 1, 1)),
+         "14x16 thread 14x2 k1 threads 8x1 groups 4 from-memory"},
+        // 0.131 ms; 8x32 0.132, 14 rows a thread 0.43.
+        {"mobilenet_dw_64_112_s2", grouped(layer(128, 64, 112, 64, 3, 2, 1)), "8x56 thread 8x1 k1 threads 56x1 from-memory"},
+        // 0.119 ms; 16x112 0.125, 8x128 0.131.
+        {"mobilenet_dw_32_112", grouped(layer(128, 32, 112, 32, 3, 1, 1)), "8x112 thread 2x4 k1 threads 28x4"},
+        // 0.165 ms (staged); 8x56 threads 14x4 0.170.
+        {"convnext_dw_96_56_7x7", grouped(layer(128, 96, 56, 96, 7, 1, 3)), "8x64 thread 2x4 k1 threads 16x4"},
+        // 0.178 ms; 8x56 threads 14x4 0.185.
+        {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1)), "8x64 thread 2x4 k4 threads 16x4 from-memory"},
+    };
+    for (const MeasuredPick& m : picks) {
+        const KernelConfig c = detail::selectConfig(Path::Fp32, gpu, m.problem).config;
+        EXPECT_TRUE(c.groupedDirect()) << m.layer << ": " << c.str();
+        EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer;
+    }
+}
+
 }  // namespace
 }  // namespace vkconv
