@@ -108,7 +108,8 @@ void loadSlice(uint t, out A_REG a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
     [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const uint k = t * BK + v / BN_WORDS;
-        b[i] = v < B_WORDS ? weight_words[(k * B_COLS + nTile * BN) / 8 + v % BN_WORDS] : uvec4(0);
+        b[i] = v < B_WORDS && (DEBUG_SKIP & 16u) == 0u ? weight_words[(k * B_COLS + nTile * BN) / 8 + v % BN_WORDS]
+                                                      : uvec4(0);
     }
 }
 
