@@ -10,7 +10,7 @@
 // input, binding 3 the packed buffer.
 //
 // Each thread reads four pixels of two neighbouring channels (16-byte loads where an image's plane
-// is a whole number of 4-pixel words), converts them to four half pairs, and puts each pair where
+// is a whole number of 4-pixel words: tilePixel), converts them to four half pairs, and puts each pair where
 // the pixel's 16-byte output word will read it: the shared tile is already the output's layout, so
 // the second phase copies one 16-byte shared word to one 16-byte output word.
 //
@@ -27,8 +27,7 @@ layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packe
 
 const uint TILE = 64;           // pixels and channels of a workgroup's tile
 const uint TILE_WORDS = TILE / 8;
-// [pixel][word]: the tile's output words. A pixel's word w sits at w ^ ((pixel / 4) % 8): the eight
-// 4-pixel groups that a subgroup's first phase writes at once then fall in different banks.
+// [pixel][word]: the tile's output words, each pixel's words swizzled (wordSlot).
 shared uvec4 sWords[TILE * TILE_WORDS];
 layout(constant_id = 63) const bool SUBSAMPLE = false;
 // Pixels of a packed image.
@@ -46,23 +45,35 @@ uint planeOffset(uint pixel) {
     return oh * uint(STRIDE_H) * IN_W + ow * uint(STRIDE_W);
 }
 
-uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ ((px / 4) % 8)); }
+// The four pixels of the tile that a thread of the first phase reads for its group: with 16-byte
+// loads one vector, four consecutive pixels; with scalar loads four pixels 16 apart, so that the 8
+// threads of a channel pair read 8 consecutive pixels (one 32-byte sector) a load instead of one
+// every 16 bytes (then 4 loads touched every sector: ResNet-50's 2048->512 1x1 on 7x7 planes
+// packed at 2.98 TB/s against 3.35 for planes of whole vectors, bench/RESULTS.md).
+uint tilePixel(uint group, uint e) { return QUAD_PLANES ? group * 4 + e : group + 16 * e; }
+
+// A pixel's word w sits at w ^ swizzle: the 8 threads of a channel pair, which the first phase
+// stores at once, then write 8 different bank groups (their pixels 4 apart with vectors, 1
+// apart without).
+uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ (QUAD_PLANES ? (px / 4) % 8 : px % 8)); }
 
 // Saturated to fp16's range: an infinity would meet a zero weight of the padding channels
 // (inf * 0 = NaN) and spoil outputs whose receptive field does not contain it.
 vec4 saturate(vec4 v) { return clamp(v, vec4(-65504.0), vec4(65504.0)); }
 
-// Packed pixels p .. p+3 (of the chunk, images one after another) of channel c; zero past either end.
-vec4 loadQuad(uint p, uint c, uint pixels) {
+// Channel c of the packed pixels p0 + tilePixel(group, 0..3) (of the chunk, images one after
+// another); zero past either end.
+vec4 loadPixels(uint p0, uint group, uint c, uint pixels) {
     if (c >= C_TOTAL) return vec4(0.0);
     if (QUAD_PLANES) {
+        const uint p = p0 + tilePixel(group, 0);
         if (p >= pixels) return vec4(0.0);
         const uint image = p / IN_HW, pixel = p - image * IN_HW;
         return saturate(input_quads[(chunk.in_offset + (image * C_TOTAL + c) * IN_HW + pixel) / 4]);
     }
     vec4 v = vec4(0.0);
     [[unroll]] for (uint e = 0; e < 4; ++e) {
-        const uint q = p + e, image = q / PACKED_HW, pixel = q - image * PACKED_HW;
+        const uint q = p0 + tilePixel(group, e), image = q / PACKED_HW, pixel = q - image * PACKED_HW;
         if (q < pixels) v[e] = input_data[chunk.in_offset + (image * C_TOTAL + c) * IN_HW + planeOffset(pixel)];
     }
     return saturate(v);
@@ -79,14 +90,14 @@ void main() {
     const uint tid = gl_LocalInvocationIndex;
 
     // 16 groups of 4 pixels x 32 channel pairs, two a thread. A subgroup takes 8 consecutive
-    // groups (32 pixels, 128 contiguous bytes of a plane) of 4 channel pairs.
+    // groups (with vectors 32 pixels, 128 contiguous bytes of a plane) of 4 channel pairs.
     [[unroll]] for (uint i = 0; i < 2; ++i) {
         const uint item = i * 256 + tid;
         const uint group = (item / 256) * 8 + item % 8, pair = (item / 8) % 32;
-        const uint c = c0 + 2 * pair, px = group * 4;
-        const vec4 even = loadQuad(p0 + px, c, pixels), odd = loadQuad(p0 + px, c + 1, pixels);
+        const uint c = c0 + 2 * pair;
+        const vec4 even = loadPixels(p0, group, c, pixels), odd = loadPixels(p0, group, c + 1, pixels);
         [[unroll]] for (uint e = 0; e < 4; ++e)
-            sWords[wordSlot(px + e, pair / 4)][pair % 4] = packHalf2x16(vec2(even[e], odd[e]));
+            sWords[wordSlot(tilePixel(group, e), pair / 4)][pair % 4] = packHalf2x16(vec2(even[e], odd[e]));
     }
     barrier();
     const uint words = min(TILE, NHWC_C - c0) / 8;
