@@ -25,10 +25,14 @@ layout(local_size_x = 256) in;
 layout(set = 0, binding = 0, std430) readonly buffer InputQuads { vec4 input_quads[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packed_data[]; };
 
-const uint TILE = 64;           // pixels and channels of a workgroup's tile
-const uint TILE_WORDS = TILE / 8;
+// 128 pixels (4 groups a thread; 512-byte runs of each plane) packed 30-40% slower on the H200
+// (bench/RESULTS.md). src/nhwc_input.cpp sizes the grid by these.
+const uint TILE_PIXELS = 64;    // pixels of a workgroup's tile
+const uint TILE_CHANNELS = 64;  // channels of a workgroup's tile
+const uint TILE_WORDS = TILE_CHANNELS / 8;
+const uint GROUPS = TILE_PIXELS / 4;  // the first phase's groups of 4 pixels
 // [pixel][word]: the tile's output words, each pixel's words swizzled (wordSlot).
-shared uvec4 sWords[TILE * TILE_WORDS];
+shared uvec4 sWords[TILE_PIXELS * TILE_WORDS];
 layout(constant_id = 63) const bool SUBSAMPLE = false;
 // Pixels of a packed image.
 const uint PACKED_HW = SUBSAMPLE ? OUT_HW : IN_HW;
@@ -46,11 +50,11 @@ uint planeOffset(uint pixel) {
 }
 
 // The four pixels of the tile that a thread of the first phase reads for its group: with 16-byte
-// loads one vector, four consecutive pixels; with scalar loads four pixels 16 apart, so that the 8
+// loads one vector, four consecutive pixels; with scalar loads four pixels GROUPS apart, so that the 8
 // threads of a channel pair read 8 consecutive pixels (one 32-byte sector) a load instead of one
 // every 16 bytes (then 4 loads touched every sector: ResNet-50's 2048->512 1x1 on 7x7 planes
 // packed at 2.98 TB/s against 3.35 for planes of whole vectors, bench/RESULTS.md).
-uint tilePixel(uint group, uint e) { return QUAD_PLANES ? group * 4 + e : group + 16 * e; }
+uint tilePixel(uint group, uint e) { return QUAD_PLANES ? group * 4 + e : group + GROUPS * e; }
 
 // A pixel's word w sits at w ^ swizzle: the 8 threads of a channel pair, which the first phase
 // stores at once, then write 8 different bank groups (their pixels 4 apart with vectors, 1
@@ -82,16 +86,16 @@ vec4 loadPixels(uint p0, uint group, uint c, uint pixels) {
 void main() {
     const uint images = chunk.m_rows / OUT_HW;
     const uint pixels = images * PACKED_HW;
-    const uint pixelTiles = (pixels + TILE - 1) / TILE;
-    const uint channelTiles = (NHWC_C + TILE - 1) / TILE;
+    const uint pixelTiles = (pixels + TILE_PIXELS - 1) / TILE_PIXELS;
+    const uint channelTiles = (NHWC_C + TILE_CHANNELS - 1) / TILE_CHANNELS;
     const uint id = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     if (id >= pixelTiles * channelTiles) return;
-    const uint p0 = (id % pixelTiles) * TILE, c0 = (id / pixelTiles) * TILE;
+    const uint p0 = (id % pixelTiles) * TILE_PIXELS, c0 = (id / pixelTiles) * TILE_CHANNELS;
     const uint tid = gl_LocalInvocationIndex;
 
-    // 16 groups of 4 pixels x 32 channel pairs, two a thread. A subgroup takes 8 consecutive
-    // groups (with vectors 32 pixels, 128 contiguous bytes of a plane) of 4 channel pairs.
-    [[unroll]] for (uint i = 0; i < 2; ++i) {
+    // GROUPS groups of 4 pixels x 32 channel pairs, GROUPS / 8 a thread. A subgroup takes 8
+    // consecutive groups (with vectors 32 pixels, 128 contiguous bytes of a plane) of 4 channel pairs.
+    [[unroll]] for (uint i = 0; i < GROUPS / 8; ++i) {
         const uint item = i * 256 + tid;
         const uint group = (item / 256) * 8 + item % 8, pair = (item / 8) % 32;
         const uint c = c0 + 2 * pair;
@@ -100,8 +104,8 @@ void main() {
             sWords[wordSlot(tilePixel(group, e), pair / 4)][pair % 4] = packHalf2x16(vec2(even[e], odd[e]));
     }
     barrier();
-    const uint words = min(TILE, NHWC_C - c0) / 8;
-    [[unroll]] for (uint i = 0; i < TILE * TILE_WORDS / 256; ++i) {
+    const uint words = min(TILE_CHANNELS, NHWC_C - c0) / 8;
+    [[unroll]] for (uint i = 0; i < TILE_PIXELS * TILE_WORDS / 256; ++i) {
         const uint item = i * 256 + tid, px = item / TILE_WORDS, w = item % TILE_WORDS;
         if (p0 + px >= pixels || w >= words) continue;
         const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w;
