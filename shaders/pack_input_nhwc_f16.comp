@@ -3,7 +3,7 @@
 #extension GL_EXT_control_flow_attributes : require
 // Packs a chunk of the fp32 NCHW input into the channel-sliced fp16 layout of nhwc_input.glsl,
 // for conv2d_coopmat_nhwc.comp. A transpose through shared memory: each workgroup reads a tile of
-// 64 channels x 64 pixels, each channel's pixels one contiguous run, and writes the tile's 64
+// 64 channels x 32 pixels, each channel's pixels one contiguous run, and writes the tile's 32
 // pixels x 64 channels as 16-byte words, each pixel's slice of channels one contiguous run. (One
 // thread a word straight from the planes wrote 16 bytes every NHWC_C halves: on the H200 that
 // pass alone took about as long as ResNet-50's 1x1 256->128 conv.) Binding 0 is the chunk's
@@ -25,9 +25,10 @@ layout(local_size_x = 256) in;
 layout(set = 0, binding = 0, std430) readonly buffer InputQuads { vec4 input_quads[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packed_data[]; };
 
-// 128 pixels (4 groups a thread; 512-byte runs of each plane) packed 30-40% slower on the H200
-// (bench/RESULTS.md). src/nhwc_input.cpp sizes the grid by these.
-const uint TILE_PIXELS = 64;    // pixels of a workgroup's tile
+// One group of 4 pixels and two channels a thread. Larger tiles packed slower on the H200 (bench/
+// RESULTS.md): ResNet-50's 3x3/256 s2 input in 0.171 ms with 32 pixels, 0.185 with 64, 0.254 with
+// 128. src/nhwc_input.cpp sizes the grid by these.
+const uint TILE_PIXELS = 32;    // pixels of a workgroup's tile
 const uint TILE_CHANNELS = 64;  // channels of a workgroup's tile
 const uint TILE_WORDS = TILE_CHANNELS / 8;
 const uint GROUPS = TILE_PIXELS / 4;  // the first phase's groups of 4 pixels

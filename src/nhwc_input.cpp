@@ -133,9 +133,9 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
     k.packInput = pipelineKey("pack_input_nhwc_f16",
                               PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk});
-    // shaders/pack_input_nhwc_f16.comp: one workgroup per 64 packed pixels x 64 channels.
+    // shaders/pack_input_nhwc_f16.comp: one workgroup per 32 packed pixels x 64 channels.
     const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
-    k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 63) / 64 * channelTiles; };
+    k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 31) / 32 * channelTiles; };
     return k;
 }
 
