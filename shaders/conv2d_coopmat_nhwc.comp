@@ -145,7 +145,8 @@ void multiplySlice(uint stage, uint warpM, uint warpN) {
 
 void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint m = tileM0 + mLocal, n = nTile * BN + nLocal;
-    if (m >= chunk.m_rows || n >= K_TOTAL || (DEBUG_SKIP & 4u) != 0u) return;
+    if (m >= chunk.m_rows || n >= K_TOTAL) return;
+    if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
     const uint image = m / OUT_HW, pix = m - image * OUT_HW;
     output_data[chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix] = value;
 }
