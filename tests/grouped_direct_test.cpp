@@ -347,5 +347,24 @@ TEST(GroupedDirectRules, DebugSkipTakesItsThreeParts) {
     EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("debugSkip at most 7"));
 }
 
+// Rows a thread: any count from 1 to 16 (a 14-row plane takes 14 or 7), refused past 16 by name.
+TEST(GroupedDirectRules, RowsAThreadRunFrom1To16) {
+    const DeviceInfo gpu = fakeCoopMatDevice(false);
+    const ConvProblem p = problem(2, 32, 14, 14, 32, 3, 3, 32, 1, 1);
+    KernelConfig c;
+    c.path = Path::Fp32;
+    c.fp32Kernel = Fp32Kernel::GroupedDirect;
+    c.directThreadsW = 14, c.directThreadsH = 1, c.directVecW = 1, c.directChannels = 1, c.directGroups = 2;
+    c.directFromMemory = true;
+    for (uint32_t rows : {1u, 7u, 14u, 16u}) {
+        c.directRows = rows;
+        EXPECT_EQ(canImplement(c, gpu, p), "") << rows;
+    }
+    for (uint32_t rows : {0u, 17u}) {
+        c.directRows = rows;
+        EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("along H must be 1..16, not " + std::to_string(rows)));
+    }
+}
+
 }  // namespace
 }  // namespace vkconv::test
