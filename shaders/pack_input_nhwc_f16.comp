@@ -9,10 +9,10 @@
 // pass alone took about as long as ResNet-50's 1x1 256->128 conv.) Binding 0 is the chunk's
 // input, binding 3 the packed buffer.
 //
-// Each thread reads four pixels of two neighbouring channels (16-byte loads where an image's plane
-// is a whole number of 4-pixel words: tilePixel), converts them to four half pairs, and puts each pair where
-// the pixel's 16-byte output word will read it: the shared tile is already the output's layout, so
-// the second phase copies one 16-byte shared word to one 16-byte output word.
+// Each thread reads four pixels of two neighbouring channels (tilePixel: 16-byte loads where an
+// image's plane is a whole number of 4-pixel words), converts them to four half pairs, and puts
+// each pair where the pixel's 16-byte output word will read it: the shared tile is already the
+// output's layout, so the second phase copies one 16-byte shared word to one 16-byte output word.
 //
 // SUBSAMPLE (a strided 1x1 convolution without padding, src/nhwc_input.cpp): only the pixels the
 // conv reads are packed, one in STRIDE_H x STRIDE_W, into an image of the output's size, on which
@@ -25,9 +25,9 @@ layout(local_size_x = 256) in;
 layout(set = 0, binding = 0, std430) readonly buffer InputQuads { vec4 input_quads[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packed_data[]; };
 
-// One group of 4 pixels and two channels a thread. Larger tiles packed slower on the H200 (bench/
-// RESULTS.md): ResNet-50's 3x3/256 s2 input in 0.171 ms with 32 pixels, 0.185 with 64, 0.254 with
-// 128. src/nhwc_input.cpp sizes the grid by these.
+// One group of 4 pixels and two channels a thread. Larger tiles packed slower on the H200
+// (bench/RESULTS.md): ResNet-50's 3x3/256 s2 input in 0.171 ms with 32 pixels, 0.185 with 64,
+// 0.254 with 128. src/nhwc_input.cpp sizes the grid by these.
 const uint TILE_PIXELS = 32;    // pixels of a workgroup's tile
 const uint TILE_CHANNELS = 64;  // channels of a workgroup's tile
 const uint TILE_WORDS = TILE_CHANNELS / 8;
@@ -51,10 +51,10 @@ uint planeOffset(uint pixel) {
 }
 
 // The four pixels of the tile that a thread of the first phase reads for its group: with 16-byte
-// loads one vector, four consecutive pixels; with scalar loads four pixels GROUPS apart, so that the 8
-// threads of a channel pair read 8 consecutive pixels (one 32-byte sector) a load instead of one
-// every 16 bytes (then 4 loads touched every sector: ResNet-50's 2048->512 1x1 on 7x7 planes
-// packed at 2.98 TB/s against 3.35 for planes of whole vectors, bench/RESULTS.md).
+// loads one vector, four consecutive pixels; with scalar loads four pixels GROUPS apart, so that
+// the 8 threads of a channel pair read 8 consecutive pixels (one 32-byte sector) a load instead
+// of one every 16 bytes (then 4 loads touched every sector: ResNet-50's 2048->512 1x1 on 7x7
+// planes packed at 3.0 TB/s, 3.24 now, against 3.35 for planes of whole vectors; bench/RESULTS.md).
 uint tilePixel(uint group, uint e) { return QUAD_PLANES ? group * 4 + e : group + GROUPS * e; }
 
 // A pixel's word w sits at w ^ swizzle: the 8 threads of a channel pair, which the first phase
@@ -95,7 +95,8 @@ void main() {
     const uint tid = gl_LocalInvocationIndex;
 
     // GROUPS groups of 4 pixels x 32 channel pairs, GROUPS / 8 a thread. A subgroup takes 8
-    // consecutive groups (with vectors 32 pixels, 128 contiguous bytes of a plane) of 4 channel pairs.
+    // consecutive groups (with vectors 32 pixels, 128 contiguous bytes of a plane) of 4 channel
+    // pairs.
     [[unroll]] for (uint i = 0; i < GROUPS / 8; ++i) {
         const uint item = i * 256 + tid;
         const uint group = (item / 256) * 8 + item % 8, pair = (item / 8) % 32;

@@ -341,7 +341,8 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // H200, bench/RESULTS.md). Rows of 28 threads (MobileNet's dw 32/112) stayed ahead of 32
     // (0.119 against 0.131), so the rule stops at 14. The model counts the 8 columns past the row
     // as work (1.14x), hence the factor: 0.97 / 1.14.
-    if (vectorStrips && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16) factor *= 0.85;
+    if (vectorStrips && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16)
+        factor *= 0.85;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
