@@ -151,6 +151,56 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     output_data[chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix] = value;
 }
 
+#ifndef VKCONV_NCHW_INPUT
+// The staged epilogue, where output planes are an odd number of words (7x7): the direct
+// epilogue's stores write a fragment's 8 consecutive rows (32 bytes) per output channel, which
+// there straddle two sectors. Here each subgroup puts STAGE_FRAGS accumulator fragments of one
+// fragment column into shared memory column-major (the stages' A and B arrays, free once the
+// last slice is multiplied), and each lane then writes consecutive rows of one output channel:
+// runs of STAGE_ROWS rows. On the H200 (kernel-lab, bench/RESULTS.md), on 7x7 outputs: ResNet-50's
+// 512->2048 1x1 0.729 -> 0.653 ms, the 1024->2048 downsample 0.363 -> 0.320, 2048->512 0.680 ->
+// 0.671, 3x3/512 1.891 -> 1.875, 3x3/512 s2 1.207 -> 1.220; on 14x14 outputs, whose planes are
+// whole 16-byte words, it lost (3x3/256 0.976 -> 1.020, 3x3/256 s2 0.705 -> 0.718).
+const uint STAGE_FRAGS = FRAG_M % 2 == 0 ? 2 : 1;
+const uint STAGE_ROWS = STAGE_FRAGS * MMA_M;
+const uint STAGE_VECS = STAGE_ROWS * MMA_N / 4;  // a subgroup's region, in 16-byte words
+const uint WARPS = WARPS_M * WARPS_N;
+const uint A_REGIONS = (2 * BM * A_ROW_WORDS) / STAGE_VECS;  // subgroups whose region is in sA
+const bool STAGED_EPILOGUE =
+    OUT_HW % 4 != 0 && MMA_M % 4 == 0 &&
+    (WARPS > A_REGIONS ? (WARPS - A_REGIONS) * STAGE_VECS <= 2 * BK * B_ROW_WORDS : true);
+
+float stagedValue(uint warp, uint e) {
+    const uint at = (warp < A_REGIONS ? warp : warp - A_REGIONS) * STAGE_VECS * 4 + e;
+    return uintBitsToFloat(warp < A_REGIONS ? sA[at / 4][at % 4] : sB[at / 4][at % 4]);
+}
+
+// After a barrier that follows the last multiply.
+void storeTileStaged(uint warp, uint warpM, uint warpN) {
+    const uint region = (warp < A_REGIONS ? warp : warp - A_REGIONS) * STAGE_VECS;
+    [[unroll]] for (uint i0 = 0; i0 < FRAG_M; i0 += STAGE_FRAGS)
+        [[unroll]] for (uint j = 0; j < FRAG_N; ++j) {
+            [[unroll]] for (uint f = 0; f < STAGE_FRAGS; ++f) {
+                if (warp < A_REGIONS)
+                    coopMatStore(acc[(i0 + f) * FRAG_N + j], sA, region + f * MMA_M / 4, STAGE_ROWS / 4,
+                                 gl_CooperativeMatrixLayoutColumnMajor);
+                else
+                    coopMatStore(acc[(i0 + f) * FRAG_N + j], sB, region + f * MMA_M / 4, STAGE_ROWS / 4,
+                                 gl_CooperativeMatrixLayoutColumnMajor);
+            }
+            subgroupMemoryBarrierShared();
+            subgroupBarrier();
+            const uint m0 = warpM * WARP_TILE_M + i0 * MMA_M, n0 = warpN * WARP_TILE_N + j * MMA_N;
+            [[unroll]] for (uint r = 0; r < (STAGE_ROWS * MMA_N + SUBGROUP - 1) / SUBGROUP; ++r) {
+                const uint e = r * SUBGROUP + gl_SubgroupInvocationID;
+                if (e < STAGE_ROWS * MMA_N)
+                    storeAccumulator(m0 + e % STAGE_ROWS, n0 + e / STAGE_ROWS, stagedValue(warp, e));
+            }
+            subgroupBarrier();  // every lane has read the region before the next fragments go in
+        }
+}
+#endif
+
 void main() {
     const uint warp = gl_SubgroupID;
     const uint warpM = warp % WARPS_M, warpN = warp / WARPS_M;
@@ -194,5 +244,12 @@ void main() {
         barrier();
         if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
     }
+    // The loop ends with a barrier after the last multiply: the stages are free.
+#ifndef VKCONV_NCHW_INPUT
+    if (STAGED_EPILOGUE) {
+        storeTileStaged(warp, warpM, warpN);
+        return;
+    }
+#endif
     storeTileDirect(warpM, warpN);
 }
