@@ -170,18 +170,17 @@ const bool STAGED_EPILOGUE =
     OUT_HW % 4 != 0 && MMA_M % 4 == 0 &&
     (WARPS > A_REGIONS ? (WARPS - A_REGIONS) * STAGE_VECS <= 2 * BK * B_ROW_WORDS : true);
 
-float stagedValue(uint warp, uint e) {
-    const uint at = (warp < A_REGIONS ? warp : warp - A_REGIONS) * STAGE_VECS * 4 + e;
-    return uintBitsToFloat(warp < A_REGIONS ? sA[at / 4][at % 4] : sB[at / 4][at % 4]);
-}
+// Word `at` of the stages' A (inA) or B array, as fp32.
+float stagedValue(bool inA, uint at) { return uintBitsToFloat(inA ? sA[at / 4][at % 4] : sB[at / 4][at % 4]); }
 
 // After a barrier that follows the last multiply.
 void storeTileStaged(uint warp, uint warpM, uint warpN) {
-    const uint region = (warp < A_REGIONS ? warp : warp - A_REGIONS) * STAGE_VECS;
+    const bool inA = warp < A_REGIONS;
+    const uint region = (inA ? warp : warp - A_REGIONS) * STAGE_VECS;  // in 16-byte words
     [[unroll]] for (uint i0 = 0; i0 < FRAG_M; i0 += STAGE_FRAGS)
         [[unroll]] for (uint j = 0; j < FRAG_N; ++j) {
             [[unroll]] for (uint f = 0; f < STAGE_FRAGS; ++f) {
-                if (warp < A_REGIONS)
+                if (inA)
                     coopMatStore(acc[(i0 + f) * FRAG_N + j], sA, region + f * MMA_M / 4, STAGE_ROWS / 4,
                                  gl_CooperativeMatrixLayoutColumnMajor);
                 else
@@ -194,7 +193,7 @@ void storeTileStaged(uint warp, uint warpM, uint warpN) {
             [[unroll]] for (uint r = 0; r < (STAGE_ROWS * MMA_N + SUBGROUP - 1) / SUBGROUP; ++r) {
                 const uint e = r * SUBGROUP + gl_SubgroupInvocationID;
                 if (e < STAGE_ROWS * MMA_N)
-                    storeAccumulator(m0 + e % STAGE_ROWS, n0 + e / STAGE_ROWS, stagedValue(warp, e));
+                    storeAccumulator(m0 + e % STAGE_ROWS, n0 + e / STAGE_ROWS, stagedValue(inA, region * 4 + e));
             }
             subgroupBarrier();  // every lane has read the region before the next fragments go in
         }
