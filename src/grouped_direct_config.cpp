@@ -239,12 +239,12 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     // dw 512/14 0.145 ms as thread 8x2 with 16 groups a workgroup (0.246 with each thread's words
     // stored down its column), 0.157 as thread 8x1 with 8 (0.178). Fastest of the 120 such tiles
     // timed: one thread a column strip two outputs wide down the whole plane (thread 14x2), 8
-    // threads a plane (the 16-wide tile: workgroups of whole warps), 4 or 8 planes a workgroup:
+    // threads a plane (the 16-wide tile: workgroups of whole subgroups), 4 or 8 planes a workgroup:
     // 0.135 ms, against 0.141 with 16 planes, 0.144 with 7 threads a plane (the 14-wide tile),
     // 0.138-0.140 for the next tiles and 0.149 for 7 rows a thread over 2 threads.
     if (groupedDirectPlanesOut(c, p)) {
-        if (c.directThreadsH == 1 && c.directVecW == 2 && c.threads() % 32 == 0 && c.directGroups >= 4 &&
-            c.directGroups <= 8)
+        const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
+        if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
             return 0.6;
         return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
     }
