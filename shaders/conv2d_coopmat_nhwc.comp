@@ -14,6 +14,11 @@
 // slices' words in registers, so a slice's global loads are in flight while the two slices before
 // it are multiplied. One barrier per slice. Bias is the accumulators' starting value; the epilogue
 // writes the accumulators straight to the NCHW output (coopmat_store_direct.glsl).
+// FRAGMENT_PREFETCH also holds a slice's fragments in registers across the barrier: each slice's
+// fragments are loaded from shared memory while the slice before is multiplied, so that the
+// shared-memory loads and the matrix work overlap instead of following one another. It costs a
+// warp tile's fragments in registers: it pays on 4-subgroup tiles with 64x64 warp tiles (up to 255
+// registers, two workgroups an SM), and lost where 8 subgroups leave 128 (bench/RESULTS.md).
 //
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
@@ -121,25 +126,66 @@ void storeSlice(uint stage, A_REG a[A_PER_THREAD], uvec4 b[B_PER_THREAD]) {
     }
 }
 
+// Fragment i of the warp tile's A, and fragment j of its B, at K offset kk of stage `stage`.
+void loadFragA(out coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a, uint stage, uint kk, uint i,
+               uint warpM) {
+#ifdef VKCONV_NCHW_INPUT
+    coopMatLoad(a, sA, (stage * BK + kk) * A_ROW_VEC4 + (warpM * WARP_TILE_M + i * MMA_M) / 4, A_ROW_VEC4,
+                gl_CooperativeMatrixLayoutColumnMajor);
+#else
+    coopMatLoad(a, sA, (stage * BM + warpM * WARP_TILE_M + i * MMA_M) * A_ROW_WORDS + kk / 8, A_ROW_WORDS,
+                gl_CooperativeMatrixLayoutRowMajor);
+#endif
+}
+
+void loadFragB(out coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> b, uint stage, uint kk, uint j,
+               uint warpN) {
+    coopMatLoad(b, sB, (stage * BK + kk) * B_ROW_WORDS + (warpN * WARP_TILE_N + j * MMA_N) / 8, B_ROW_WORDS,
+                gl_CooperativeMatrixLayoutRowMajor);
+}
+
+layout(constant_id = 65) const bool FRAGMENT_PREFETCH = false;
+
 void multiplySlice(uint stage, uint warpM, uint warpN) {
     if ((DEBUG_SKIP & 2u) != 0u) return;
     [[unroll]] for (uint kk = 0; kk < BK; kk += MMA_K) {
         coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> a[FRAG_M];
-        [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
-#ifdef VKCONV_NCHW_INPUT
-            coopMatLoad(a[i], sA, (stage * BK + kk) * A_ROW_VEC4 + (warpM * WARP_TILE_M + i * MMA_M) / 4,
-                        A_ROW_VEC4, gl_CooperativeMatrixLayoutColumnMajor);
-#else
-            coopMatLoad(a[i], sA, (stage * BM + warpM * WARP_TILE_M + i * MMA_M) * A_ROW_WORDS + kk / 8,
-                        A_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
-#endif
+        [[unroll]] for (uint i = 0; i < FRAG_M; ++i) loadFragA(a[i], stage, kk, i, warpM);
         [[unroll]] for (uint j = 0; j < FRAG_N; ++j) {
             coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> b;
-            coopMatLoad(b, sB, (stage * BK + kk) * B_ROW_WORDS + (warpN * WARP_TILE_N + j * MMA_N) / 8,
-                        B_ROW_WORDS, gl_CooperativeMatrixLayoutRowMajor);
+            loadFragB(b, stage, kk, j, warpN);
             [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
                 acc[i * FRAG_N + j] = coopMatMulAdd(a[i], b, acc[i * FRAG_N + j]);
         }
+    }
+}
+
+// FRAGMENT_PREFETCH: the fragments of the slice being multiplied, [k step][fragment].
+const uint KSTEPS = BK / MMA_K;
+const uint HELD = FRAGMENT_PREFETCH ? KSTEPS : 1;  // a constant expression: no registers unless used
+coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> heldA[HELD * FRAG_M];
+coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> heldB[HELD * FRAG_N];
+
+void loadHeldFragments(uint stage, uint warpM, uint warpN) {
+    if ((DEBUG_SKIP & 2u) != 0u) return;
+    [[unroll]] for (uint k = 0; k < KSTEPS; ++k) {
+        [[unroll]] for (uint i = 0; i < FRAG_M; ++i) loadFragA(heldA[k * FRAG_M + i], stage, k * MMA_K, i, warpM);
+        [[unroll]] for (uint j = 0; j < FRAG_N; ++j) loadFragB(heldB[k * FRAG_N + j], stage, k * MMA_K, j, warpN);
+    }
+}
+
+// acc += the held slice; where `next` (the same in every lane), each held fragment is then
+// reloaded from stage nextStage as soon as its last multiply is issued.
+void multiplyHeldSlice(bool next, uint nextStage, uint warpM, uint warpN) {
+    if ((DEBUG_SKIP & 2u) != 0u) return;
+    [[unroll]] for (uint k = 0; k < KSTEPS; ++k) {
+        [[unroll]] for (uint i = 0; i < FRAG_M; ++i) {
+            [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
+                acc[i * FRAG_N + j] = coopMatMulAdd(heldA[k * FRAG_M + i], heldB[k * FRAG_N + j], acc[i * FRAG_N + j]);
+            if (next) loadFragA(heldA[k * FRAG_M + i], nextStage, k * MMA_K, i, warpM);
+        }
+        if (next)
+            [[unroll]] for (uint j = 0; j < FRAG_N; ++j) loadFragB(heldB[k * FRAG_N + j], nextStage, k * MMA_K, j, warpN);
     }
 }
 
@@ -228,20 +274,41 @@ void main() {
             coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
                         gl_CooperativeMatrixLayoutRowMajor);
 
-    // Two slices per iteration, so that which register set holds which slice is known at compile
-    // time (an array indexed by the iteration would live in local memory). Slice t multiplies out
-    // of stage t % 2 while slice t+1 is stored to the other stage; after the barrier, the register
-    // set just stored takes slice t+3.
-    for (uint t = 0; t < SLICES; t += 2) {
-        multiplySlice(0, warpM, warpN);
-        if (t + 1 < SLICES) storeSlice(1, a1, b1);
-        barrier();
-        if (t + 3 < SLICES) loadSlice(t + 3, a1, b1);
-        if (t + 1 >= SLICES) break;
-        multiplySlice(1, warpM, warpN);
-        if (t + 2 < SLICES) storeSlice(0, a0, b0);
-        barrier();
-        if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
+    if (FRAGMENT_PREFETCH) {
+        loadHeldFragments(0, warpM, warpN);
+        if (SLICES > 1) storeSlice(1, a1, b1);
+        barrier();  // slice 1 is in stage 1; every subgroup holds slice 0's fragments: stage 0 is free
+        if (SLICES > 3) loadSlice(3, a1, b1);
+        // Slice t is multiplied from the held fragments while slice t+1's are loaded from stage
+        // (t+1) % 2, and slice t+2 goes to stage t % 2, whose fragments every subgroup took before
+        // the last barrier. After the barrier, the register set just stored takes slice t+4.
+        for (uint t = 0; t < SLICES; t += 2) {
+            multiplyHeldSlice(t + 1 < SLICES, 1, warpM, warpN);
+            if (t + 2 < SLICES) storeSlice(0, a0, b0);
+            barrier();
+            if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
+            if (t + 1 >= SLICES) break;
+            multiplyHeldSlice(t + 2 < SLICES, 0, warpM, warpN);
+            if (t + 3 < SLICES) storeSlice(1, a1, b1);
+            barrier();
+            if (t + 5 < SLICES) loadSlice(t + 5, a1, b1);
+        }
+    } else {
+        // Two slices per iteration, so that which register set holds which slice is known at
+        // compile time (an array indexed by the iteration would live in local memory). Slice t
+        // multiplies out of stage t % 2 while slice t+1 is stored to the other stage; after the
+        // barrier, the register set just stored takes slice t+3.
+        for (uint t = 0; t < SLICES; t += 2) {
+            multiplySlice(0, warpM, warpN);
+            if (t + 1 < SLICES) storeSlice(1, a1, b1);
+            barrier();
+            if (t + 3 < SLICES) loadSlice(t + 3, a1, b1);
+            if (t + 1 >= SLICES) break;
+            multiplySlice(1, warpM, warpN);
+            if (t + 2 < SLICES) storeSlice(0, a0, b0);
+            barrier();
+            if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
+        }
     }
     // The loop ends with a barrier after the last multiply: the stages are free.
 #ifndef VKCONV_NCHW_INPUT

@@ -79,11 +79,17 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 c.subgroupSize = sg;
                                 const uint32_t fragM = bm / wm / shape.m, fragN = bn / wn / shape.n;
                                 if (fragM * fragN < 2) continue;
-                                add(c);
-                                // The taps inside each channel slice, where there are taps.
-                                if (loader == ALoader::Nhwc && p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
-                                    c.tapsInner = true;
+                                // Each channels-last tile with and without fragment prefetch.
+                                for (bool prefetch : {false, true}) {
+                                    if (prefetch && loader != ALoader::Nhwc) continue;
+                                    c.fragmentPrefetch = prefetch;
+                                    c.tapsInner = false;
                                     add(c);
+                                    // The taps inside each channel slice, where there are taps.
+                                    if (loader == ALoader::Nhwc && p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
+                                        c.tapsInner = true;
+                                        add(c);
+                                    }
                                 }
                             }
         // The packed loader with B in registers: one subgroup per MMA_N columns, workgroups
@@ -308,6 +314,19 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                 layout = l.factor;
                 break;
             }
+        // Fragment prefetch (kernel-lab on the H200, bench/RESULTS.md): with 4 subgroups on
+        // 128x128x16 tiles and 16x16x16 fragments (64x64 or 32x128 warp tiles, 213-255 registers,
+        // two workgroups an SM) it led on the four 3x3 layers over 256+ channels, by 9-13%
+        // against the best tile without it: ResNet-50's 3x3/256 2x2 0.886 ms against 0.977 (2x4),
+        // 3x3/512 1.664 against 1.864, 3x3/256 s2 0.632 (1x4 0.625) against 0.702 (4x2, 16x8x16),
+        // 3x3/512 s2 1.031 against 1.188; 2x2 within 1.2% of 1x4 on each. On 8-subgroup tiles,
+        // held at 128 registers, it lost 10-30% (3x3/256 2x4 1.154 against 0.977). Elsewhere it
+        // is unmeasured and ranks behind the same tile without it.
+        if (c.fragmentPrefetch) {
+            const bool measured = c.bm == 128 && c.bn == 128 && c.bk == 16 && c.warpsM * c.warpsN == 4 &&
+                                  c.warpsM <= 2 && c.mmaM * c.mmaN * c.mmaK >= 4096 && deep && taps;
+            layout = measured ? (c.warpsM == 2 ? 0.75 : 0.76) : layout * 1.2;
+        }
         factor *= layout;
         // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
         // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over

@@ -142,6 +142,7 @@ std::string KernelConfig::str() const {
     if (path != Path::Fp32 && aLoader == ALoader::Packed) s << " packed";
     if (path != Path::Fp32 && aLoader == ALoader::Nhwc) s << " nhwc";
     if (path != Path::Fp32 && tapsInner) s << " taps-inner";
+    if (path != Path::Fp32 && fragmentPrefetch) s << " frag-prefetch";
     if (path != Path::Fp32 && aLoader == ALoader::Nchw) s << " nchw";
     if (path != Path::Fp32 && bRegisters) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
@@ -206,6 +207,7 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
         if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
     }
     if (c.tapsInner && c.aLoader != ALoader::Nhwc) return "taps-inner K order needs the channels-last (nhwc) loader";
+    if (c.fragmentPrefetch && c.aLoader != ALoader::Nhwc) return "fragment prefetch needs the channels-last (nhwc) loader";
     if (c.aLoader == ALoader::Nchw) {
         if (std::string why = detail::nchwCanImplement(c, d, p); !why.empty()) return why;
     }

@@ -82,6 +82,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     e.push_back({60, offsetof(CoopMatNhwcKernelSpec, channels), 4});
     e.push_back({62, offsetof(CoopMatNhwcKernelSpec, tapsInner), sizeof(VkBool32)});
     e.push_back({64, offsetof(CoopMatNhwcKernelSpec, slice), 4});
+    e.push_back({65, offsetof(CoopMatNhwcKernelSpec, fragmentPrefetch), sizeof(VkBool32)});
     return e;
 }
 
@@ -125,6 +126,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.channels = channels;
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
+    spec.fragmentPrefetch = c.fragmentPrefetch ? VK_TRUE : VK_FALSE;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;

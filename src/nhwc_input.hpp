@@ -59,6 +59,7 @@ struct CoopMatNhwcKernelSpec {
     uint32_t channels;   // id 60: NHWC_C
     VkBool32 tapsInner;  // id 62: TAPS_INNER
     uint32_t slice;      // id 64: NHWC_SLICE, the configuration's BK
+    VkBool32 fragmentPrefetch;  // id 65: FRAGMENT_PREFETCH
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -54,6 +54,7 @@ json configObject(const KernelConfig& c) {
                 {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
                 {"tapsInner", c.tapsInner},
+                {"fragmentPrefetch", c.fragmentPrefetch},
                 {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
                 {"subgroupSize", c.subgroupSize},
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
@@ -112,6 +113,7 @@ KernelConfig configFromObject(const json& j) {
     if (j.contains("bRegisters")) c.bRegisters = flag("bRegisters");
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
     if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
+    if (j.contains("fragmentPrefetch")) c.fragmentPrefetch = flag("fragmentPrefetch");
     if (j.contains("fp32Kernel")) {
         const std::string kernel = text("fp32Kernel");
         if (kernel != "gemm" && kernel != "grouped-direct")

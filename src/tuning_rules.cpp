@@ -107,6 +107,12 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
         } else {
             otherB.bGlobal = !current.bGlobal;
         }
+        std::vector<KernelConfig> prefetch;  // the channels-last kernel's fragments held across the barrier
+        if (current.aLoader == ALoader::Nhwc) {
+            KernelConfig v = current;
+            v.fragmentPrefetch = !current.fragmentPrefetch;
+            prefetch.push_back(v);
+        }
         std::vector<KernelConfig> tiles;  // B in registers: M tiles per workgroup
         if (current.bRegisters)
             for (uint32_t t : detail::kTilesPerWorkgroupChoices)
@@ -132,7 +138,7 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
                     lanes.push_back(v);
                 }
         kinds = {{depth, 2},     {warpLayouts(current), 2}, {tiles, 2}, {mmaShapes(current, d), 1},
-                 {{otherB}, 1},  {lanes, 0},                {subgroup, 0}};
+                 {{otherB}, 1},  {prefetch, 1},             {lanes, 0},  {subgroup, 0}};
     }
 
     std::vector<KernelConfig> out{current};

@@ -5,7 +5,9 @@
 // problem; these cases run each BK on problems whose channels fill no slice evenly: a strided,
 // dilated, padded 3x3 and a strided 1x1 (whose packing pass keeps one pixel in four). Checked
 // against the double-precision reference on fresh random inputs into a NaN-filled output with its
-// guard (checkConvWith).
+// guard (checkConvWith). Each is also run with fragment prefetch, whose pipeline (fragments held
+// across the barrier, the next slice's loaded during the multiply) has its own start and end for
+// one, two and several K slices and several k steps a slice.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -25,6 +27,7 @@ struct SliceCase {
     ConvProblem problem;
     uint32_t bk;
     bool tapsInner;
+    bool fragmentPrefetch = false;
 };
 
 ConvProblem problem(int64_t c, int64_t hw, int64_t k, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation) {
@@ -49,6 +52,16 @@ std::vector<SliceCase> sliceCases() {
     // 24 channels: two slices of 16, one of 32; a strided 1x1 packs one pixel in four.
     const ConvProblem pointwise = problem(24, 10, 16, 1, 2, 0, 1);
     for (uint32_t bk : {16u, 32u}) out.push_back({"1x1_s2_bk" + std::to_string(bk), pointwise, bk, false});
+    // Fragment prefetch: 3x3 with 3 slices (x 9 taps) of 2 k steps (lavapipe's 8x8x8) or 4,
+    // 1x1 with 2 slices and with 1. The strided 3x3's 5x7 output planes take the staged epilogue.
+    const size_t plain = out.size();
+    for (size_t i = 0; i < plain; ++i)
+        if (out[i].bk < 64) {
+            SliceCase c = out[i];
+            c.name += "_prefetch";
+            c.fragmentPrefetch = true;
+            out.push_back(c);
+        }
     return out;
 }
 
@@ -79,7 +92,8 @@ TEST_P(ChannelSlices, MatchesReference) {
     // The heuristic's best channels-last configuration with this BK and K order, if any.
     const std::optional<KernelConfig> config =
         bestCandidate(Path::CoopMatF16, ctx.device(), c.c.problem, [&](const KernelConfig& k) {
-            return k.aLoader == ALoader::Nhwc && k.bk == c.c.bk && k.tapsInner == c.c.tapsInner;
+            return k.aLoader == ALoader::Nhwc && k.bk == c.c.bk && k.tapsInner == c.c.tapsInner &&
+                   k.fragmentPrefetch == c.c.fragmentPrefetch;
         });
     if (!config) {
         const std::string why = "no channels-last configuration with BK " + std::to_string(c.c.bk) +
@@ -88,7 +102,7 @@ TEST_P(ChannelSlices, MatchesReference) {
         GTEST_SKIP() << why;
     }
     const ConvProblem& p = c.c.problem;
-    const uint64_t seed = 7100 + c.c.bk + (c.c.tapsInner ? 1 : 0) + uint64_t(p.kernelH) * 10;
+    const uint64_t seed = 7100 + c.c.bk + (c.c.tapsInner ? 1 : 0) + uint64_t(p.kernelH) * 10 + (c.c.fragmentPrefetch ? 3 : 0);
     ConvOptions options;
     options.config = config;
     const CheckResult result = checkConvWith(ctx, {c.c.name, p, seed}, options, "BK " + std::to_string(c.c.bk));

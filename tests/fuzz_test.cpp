@@ -176,6 +176,7 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
         const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
         c.aLoader = loaders[rng.uniformInt(0, 3)];
         c.bRegisters = rng.uniformInt(0, 1), c.bGlobal = rng.uniformInt(0, 1);
+        c.tapsInner = rng.uniformInt(0, 1), c.fragmentPrefetch = rng.uniformInt(0, 1);
         std::string why;
         try {
             why = canImplement(c, d, problem);

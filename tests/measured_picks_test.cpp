@@ -33,12 +33,18 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"vgg16_conv1_1", layer(32, 3, 224, 64, 3, 1, 1), "64x64x32 warps 4x2 mma 16x8x16 stages 1"},
         // 0.527 ms; 16x8 fragments 0.576, 4x4 subgroups 0.549.
         {"resnet50_conv1", layer(128, 3, 224, 64, 7, 2, 3), "64x64x32 warps 4x2 mma 16x16x16 stages 1"},
-        // 1.900 ms; 4x2 1.948, the other K order 2.222.
-        {"resnet50_l4_3x3_512", layer(2048, 512, 7, 512, 3, 1, 1), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner"},
-        // 0.712 ms; 16x16x16 fragments 0.721, 2x4 subgroups 0.767.
-        {"resnet50_l3_3x3_256_s2", layer(512, 256, 28, 256, 3, 2, 1), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
-        // 1.225 ms; 16x16x16 fragments 1.267, 2x4 subgroups 1.353.
-        {"resnet50_l4_3x3_512_s2", layer(1024, 512, 14, 512, 3, 2, 1), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
+        // Fragment prefetch on 4 subgroups: 1.664 ms; 1x4 1.663; without prefetch 2x4 1.864.
+        {"resnet50_l4_3x3_512", layer(2048, 512, 7, 512, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
+        // 0.886-0.896 ms; 1x4 0.903; without prefetch 2x4 0.977.
+        {"resnet50_l3_3x3_256", layer(1024, 256, 14, 256, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
+        // 0.632 ms; 1x4 0.625; 16x8x16 fragments 0.698; without prefetch 4x2 16x8x16 0.702.
+        {"resnet50_l3_3x3_256_s2", layer(512, 256, 28, 256, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
+        // 1.031 ms; 1x4 1.046; without prefetch 4x2 1.188, 16x8x16 fragments 1.216.
+        {"resnet50_l4_3x3_512_s2", layer(1024, 512, 14, 512, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
         // 0.370 ms; 16x16x16 fragments 0.380.
         {"resnet50_l4_down_1024_2048_s2", layer(256, 1024, 14, 2048, 1, 2, 0), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
         // 0.224 ms; 16x16x16 fragments 0.230.

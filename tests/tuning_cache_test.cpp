@@ -50,6 +50,7 @@ void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
     EXPECT_EQ(a.stages, b.stages);
     EXPECT_EQ(a.aLoader, b.aLoader);
     EXPECT_EQ(a.tapsInner, b.tapsInner);
+    EXPECT_EQ(a.fragmentPrefetch, b.fragmentPrefetch);
     EXPECT_EQ(a.bGlobal, b.bGlobal);
     EXPECT_EQ(a.debugSkip, b.debugSkip);
     EXPECT_EQ(a.sLanes, b.sLanes);
@@ -73,7 +74,7 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     c.bm = 96, c.bn = 48, c.bk = 32, c.tm = 8, c.tn = 2, c.warpsM = 3, c.warpsN = 4;
     c.mmaM = 16, c.mmaN = 8, c.mmaK = 32, c.stages = 3, c.aLoader = ALoader::Nhwc, c.bGlobal = true;
     c.debugSkip = 5, c.sLanes = 4, c.subgroupSize = 64;
-    c.bRegisters = true, c.tilesPerWorkgroup = 16, c.tapsInner = true;
+    c.bRegisters = true, c.tilesPerWorkgroup = 16, c.tapsInner = true, c.fragmentPrefetch = true;
     expectSameFields(configFromJson(configToJson(c)), c);
     c.aLoader = ALoader::Packed;
     expectSameFields(configFromJson(configToJson(c)), c);

@@ -2,6 +2,8 @@
 // timings, timing statistics, and the micro-tuning neighbourhood on made-up devices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tuning_fakes.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/tuning.hpp"
@@ -118,6 +120,29 @@ TEST(NearbyConfigs, SameTileThreeToSixIncludingTheCurrent) {
     checkNearby(fakeCoopMatDevice(false), ConvProblem::alexnet1(256), Path::CoopMatF16);
     checkNearby(fakeCoopMatDevice(false), smallProblem(), Path::CoopMatF16);
     checkNearby(fakeCoopMatDevice(true), ConvProblem::alexnet1(2), Path::CoopMatF16);
+}
+
+// The channels-last kernel's fragment prefetch is a neighbour both ways, and only that loader
+// takes it.
+TEST(NearbyConfigs, ChannelsLastTriesTheOtherFragmentPrefetch) {
+    const DeviceInfo device = fakeCoopMatDevice(false);
+    ConvProblem p;  // ResNet-50's 3x3/256
+    p.batch = 64, p.inChannels = 256, p.height = p.width = 14, p.outChannels = 256;
+    p.kernelH = p.kernelW = 3, p.padH = p.padW = 1;
+    for (const RankedConfig& r : rankConfigs(Path::CoopMatF16, device, p)) {
+        const KernelConfig& current = r.config;
+        if (current.aLoader != ALoader::Nhwc) continue;
+        SCOPED_TRACE(current.str());
+        KernelConfig twin = current;
+        twin.fragmentPrefetch = !current.fragmentPrefetch;
+        const auto nearby = nearbyConfigs(current, device, p);
+        EXPECT_NE(std::find(nearby.begin(), nearby.end(), twin), nearby.end());
+        KernelConfig gather = current;
+        gather.aLoader = ALoader::Gather, gather.tapsInner = false, gather.fragmentPrefetch = true;
+        EXPECT_NE(canImplement(gather, device, p).find("fragment prefetch needs the channels-last"), std::string::npos);
+        return;
+    }
+    FAIL() << "no channels-last configuration ranked";
 }
 
 }  // namespace

@@ -65,6 +65,10 @@ struct KernelConfig {
     // ((c / BK, r, s, c % BK)) instead of the channels inside each tap ((r, s, c)), so that the
     // R x S slices that read the same input pixels' channels follow one another (cache reuse).
     bool tapsInner = false;
+    // Channels-last loader: each subgroup holds a K slice's fragments in registers across the
+    // barrier and loads the next slice's while it multiplies this one (shared-memory loads and
+    // matrix work overlap), at the cost of a warp tile's fragments in registers.
+    bool fragmentPrefetch = false;
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
     // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
