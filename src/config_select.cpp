@@ -314,18 +314,23 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
                 layout = l.factor;
                 break;
             }
-        // Fragment prefetch (kernel-lab on the H200, bench/RESULTS.md): with 4 subgroups on
-        // 128x128x16 tiles and 16x16x16 fragments (64x64 or 32x128 warp tiles, 213-255 registers,
-        // two workgroups an SM) it led on the four 3x3 layers over 256+ channels, by 9-13%
-        // against the best tile without it: ResNet-50's 3x3/256 2x2 0.886 ms against 0.977 (2x4),
-        // 3x3/512 1.664 against 1.864, 3x3/256 s2 0.632 (1x4 0.625) against 0.702 (4x2, 16x8x16),
-        // 3x3/512 s2 1.031 against 1.188; 2x2 within 1.2% of 1x4 on each. On 8-subgroup tiles,
-        // held at 128 registers, it lost 10-30% (3x3/256 2x4 1.154 against 0.977). Elsewhere it
-        // is unmeasured and ranks behind the same tile without it.
+        // Fragment prefetch (kernel-lab on the H200, bench/RESULTS.md): with 2x2 subgroups and
+        // 16x16x16 fragments (64x64 warp tiles, 233-254 registers, two workgroups an SM) it
+        // led on every 3x3 layer timed, by 4-18% against the best tile without it: 128x128x16 on
+        // ResNet-50's 3x3/256 0.885 ms against 0.977 (2x4), 3x3/512 1.664 against 1.864, 3x3/256
+        // s2 0.632 against 0.702 (4x2, 16x8x16), 3x3/512 s2 1.031 against 1.188, 3x3/128 0.520
+        // against 0.558, 3x3/128 s2 0.413 against 0.449, VGG's conv2_1 0.305 against 0.317;
+        // 128x64x16 where there are 64 output channels: VGG's conv1_2 0.891 against 1.081
+        // (256x64x16 4x4), ResNet-50's 3x3/64 0.449 against 0.533. On the 1x1 layers over
+        // 1024+ channels: 2048->512 0.625 against 0.671 (4x2), the 1024->2048 downsample 0.306
+        // against 0.319; over 512 it lost (512->2048 0.706 against 0.645). 1x4 subgroups came
+        // within 1-3% of 2x2. On 8-subgroup tiles, held at 128 registers, it lost 10-30%
+        // (3x3/256 2x4 1.154 against 0.977). Elsewhere it ranks behind the same tile without it.
         if (c.fragmentPrefetch) {
-            const bool measured = c.bm == 128 && c.bn == 128 && c.bk == 16 && c.warpsM * c.warpsN == 4 &&
-                                  c.warpsM <= 2 && c.mmaM * c.mmaN * c.mmaK >= 4096 && deep && taps;
-            layout = measured ? (c.warpsM == 2 ? 0.75 : 0.76) : layout * 1.2;
+            const bool quad = c.warpsM == 2 && c.warpsN == 2 && c.bk == 16 && c.mmaM * c.mmaN * c.mmaK >= 4096;
+            const bool square = quad && c.bm == 128 && c.bn == 128 && (taps || p.gemmK() >= 1024);
+            const bool narrow = quad && c.bm == 128 && c.bn == 64 && holds(When::NarrowStride1Taps);
+            layout = square ? 0.75 : narrow ? 0.85 : layout * 1.2;
         }
         factor *= layout;
         // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile

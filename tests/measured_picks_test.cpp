@@ -45,20 +45,28 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 1.031 ms; 1x4 1.046; without prefetch 4x2 1.188, 16x8x16 fragments 1.216.
         {"resnet50_l4_3x3_512_s2", layer(1024, 512, 14, 512, 3, 2, 1),
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
-        // 0.370 ms; 16x16x16 fragments 0.380.
-        {"resnet50_l4_down_1024_2048_s2", layer(256, 1024, 14, 2048, 1, 2, 0), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
+        // Fragment prefetch: 0.306 ms; 4x2 16x8x16 with it 0.304, without 0.319.
+        {"resnet50_l4_down_1024_2048_s2", layer(256, 1024, 14, 2048, 1, 2, 0),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
         // 0.224 ms; 16x16x16 fragments 0.230.
         {"resnet50_l3_down_512_1024_s2", layer(128, 512, 28, 1024, 1, 2, 0), "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
-        // 0.702 ms; the NCHW loader's best 0.722.
-        {"resnet50_l4_1x1_2048_512", layer(1024, 2048, 7, 512, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc"},
-        // 0.540 ms; 128x64x32 4x2 0.587, 256x64x16 2x4 0.565.
-        {"resnet50_l1_3x3_64", layer(256, 64, 56, 64, 3, 1, 1), "256x64x16 warps 4x4 mma 16x16x16 stages 2 nhwc sg32"},
-        // 1.091 ms; 128x64x32 4x2 1.154.
-        {"vgg16_conv1_2", layer(32, 64, 224, 64, 3, 1, 1), "256x64x16 warps 4x4 mma 16x16x16 stages 2 nhwc sg32"},
-        // 0.566 ms, the fastest of eight.
-        {"resnet50_l2_3x3_128", layer(512, 128, 28, 128, 3, 1, 1), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc"},
-        // 0.322 ms, the fastest of eight.
-        {"vgg16_conv2_1", layer(32, 64, 112, 128, 3, 1, 1), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc"},
+        // Fragment prefetch: 0.625 ms; 1x4 0.631; without it 4x2 0.671; the NCHW loader's best 0.722.
+        {"resnet50_l4_1x1_2048_512", layer(1024, 2048, 7, 512, 1, 1, 0),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // 0.645 ms; 2x2 with fragment prefetch 0.706.
+        {"resnet50_l4_1x1_512_2048", layer(1024, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc sg32"},
+        // Fragment prefetch: 0.449 ms; without it 0.483, 256x64x16 4x4 0.533.
+        {"resnet50_l1_3x3_64", layer(256, 64, 56, 64, 3, 1, 1), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
+        // Fragment prefetch: 0.891 ms; without it 0.954, 256x64x16 4x4 1.081.
+        {"vgg16_conv1_2", layer(32, 64, 224, 64, 3, 1, 1), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
+        // Fragment prefetch: 0.520 ms; taps-inner 0.515; without it 2x4 0.558.
+        {"resnet50_l2_3x3_128", layer(512, 128, 28, 128, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // Fragment prefetch: 0.305 ms; taps-inner 0.304; without it 2x4 0.317.
+        {"vgg16_conv2_1", layer(32, 64, 112, 128, 3, 1, 1), "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // Fragment prefetch: 0.413 ms; without it 4x2 16x8x16 0.449.
+        {"resnet50_l2_3x3_128_s2", layer(256, 128, 56, 128, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
         // 0.430 ms; 0.426 with 16x8 fragments.
         {"resnet50_l3_1x1_256_1024", layer(512, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
     };
