@@ -98,6 +98,7 @@ void bindConfig(nb::module_& m) {
         .def_rw("stages", &KernelConfig::stages)
         .def_rw("a_loader", &KernelConfig::aLoader)
         .def_rw("taps_inner", &KernelConfig::tapsInner)
+        .def_rw("fragment_prefetch", &KernelConfig::fragmentPrefetch)
         .def_rw("b_global", &KernelConfig::bGlobal)
         .def_rw("s_lanes", &KernelConfig::sLanes)
         .def_rw("b_registers", &KernelConfig::bRegisters)

@@ -62,10 +62,11 @@ def test_ranking_config_and_can_implement(ctx, rng):
     # one that cannot run is refused with the reason
     bad = vkconv.KernelConfig.from_json(ranked[0].config.to_json())
     assert bad == ranked[0].config
-    # the channels-last kernel's K order survives the tuning cache's JSON
+    # the channels-last kernel's K order and fragment prefetch survive the tuning cache's JSON
     taps = vkconv.KernelConfig()
-    taps.a_loader, taps.taps_inner = vkconv.ALoader.NHWC, True
-    assert vkconv.KernelConfig.from_json(taps.to_json()).taps_inner
+    taps.a_loader, taps.taps_inner, taps.fragment_prefetch = vkconv.ALoader.NHWC, True, True
+    back = vkconv.KernelConfig.from_json(taps.to_json())
+    assert back.taps_inner and back.fragment_prefetch
     bad.bm = 7
     reason = vkconv.can_implement(bad, ctx.device, problem)
     assert reason
