@@ -1,6 +1,9 @@
 #include "nhwc_input.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "nchw_input.hpp"  // nchwVectorLoads: where the NCHW loader reads pixels one at a time
 
 namespace vkconv::detail {
 
@@ -67,6 +70,133 @@ double channelsLastTileFactor(const KernelConfig& c) {
     // 0.42x the gather kernel's time on ResNet-50's 3x3/256 (kernel-lab,
     // bench/history/general-path.md); 64x128 took 1.38x 128x128's time there.
     return 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
+}
+
+double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    const double mTiles = std::ceil(double(p.gemmM()) / c.bm), nTiles = std::ceil(double(p.gemmN()) / c.bn);
+    const double workgroups = mTiles * nTiles;
+    const double slots = d.isCpu() ? 16.0 : 512.0;
+    const bool underfilled = workgroups < slots;
+    // Work on the padded K (C rounded up to BK per tap).
+    const double kNhwc = double(p.kernelH * p.kernelW) * nhwcChannels(p, c.bk);
+    const double work = mTiles * c.bm * nTiles * c.bn * kNhwc;
+    const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+    if (d.isCpu()) {
+        // On a CPU device the matrix units are emulated and the pipeline compile dominates:
+        // the fewest fragments a subgroup.
+        return work * (1.0 + fragM * fragN / 4.0) * (underfilled ? slots / workgroups : 1.0);
+    }
+    // Calibrated on the H200 (bench/history/general-path.md, kernel-lab over the channels-last
+    // configurations of four layers): 128x128x32 with 4 subgroups (255 registers) or
+    // 128x256x16 with 16 led, 1.30 ms on ResNet-50's 3x3/256 (the gather kernel 3.06) and
+    // 2.36 on 3x3/512 (6.11), with every 128x128 and 128x256 tile within 10%; on VGG's
+    // 3x3/64 64x64x32 with 8 subgroups, 1.21 (gather 1.65). On a 1x1 over 256 channels it
+    // lost, 0.27 against 0.22 ms: the packing pass reads the input once more.
+    double factor = channelsLastTileFactor(c);
+    // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
+    // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
+    // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. 128x128x16
+    // leads on every 3x3 layer of the suite with at least 128 output channels (kernel-lab on
+    // the H200's nine 3x3 layers; bench/history/general-path.md, bench/RESULTS.md): 2x4
+    // subgroups at stride 1 (with the input in channel slices, ResNet-50's 3x3/256 0.988 ms
+    // against 1.036 as 4x2, 3x3/512 1.908 against 1.942; 3x3/128 0.630 against 0.707 as
+    // 128x128x32), 4x2 on strided layers (ResNet-50's 3x3/512 s2 1.323 ms against 1.523 for
+    // the 128x256x16 tile) and on the 1x1 layers it serves (1x1 512->2048 at 7x7). Behind it,
+    // 128x128x32: 2x4 over fewer than 256 channels, 1x4 over more at stride 1. With 64
+    // output channels, 256x64x16 with 4x4 subgroups led at stride 1 (kernel-lab, the
+    // heuristic's eight on every suite layer: ResNet-50's 3x3/64 0.540 ms against 0.587 for
+    // 128x64x32 4x2, VGG's conv1_2 1.091 against 1.154). The first entry that matches
+    // counts; When: C < 256 or C >= 256, the stride, the kernel's taps, K <= 64.
+    enum class When { Any, Shallow, DeepStride1, Stride1Taps, StridedOrPointwise, NarrowStride1Taps };
+    struct Layout {
+        uint32_t bm, bn, bk, wm, wn;
+        double factor;
+        When when;
+    };
+    static constexpr Layout kMeasured[] = {
+        {256, 64, 16, 4, 4, 1.0, When::NarrowStride1Taps},
+        {128, 128, 16, 2, 4, 0.85, When::Stride1Taps},        {128, 128, 16, 4, 2, 0.85, When::StridedOrPointwise},
+        {128, 128, 16, 2, 4, 0.88, When::Any},                {128, 128, 16, 4, 2, 0.88, When::Any},
+        {128, 128, 16, 4, 1, 0.9, When::Any},                 {128, 128, 16, 2, 2, 0.9, When::Any},
+        {128, 128, 32, 2, 4, 1.0, When::Shallow},             {128, 128, 32, 1, 4, 1.02, When::Shallow},
+        {128, 128, 32, 1, 4, 0.9, When::DeepStride1},         {128, 128, 32, 1, 4, 1.0, When::Any},
+        {128, 128, 32, 2, 4, 1.02, When::Any},                {128, 128, 32, 4, 2, 1.025, When::Any},
+        {128, 128, 32, 2, 2, 1.045, When::Any},               {128, 128, 32, 4, 4, 1.06, When::Any},
+        {128, 256, 16, 2, 8, 1.0, When::Any},                 {128, 256, 16, 4, 4, 1.01, When::Any},
+        {128, 256, 16, 2, 4, 1.045, When::Any},               {64, 64, 32, 2, 4, 1.0, When::Any},
+        {64, 64, 32, 4, 2, 1.0, When::Any},                   {64, 64, 32, 2, 2, 1.03, When::Any},
+        {128, 64, 32, 4, 2, 1.0, When::Any},
+    };
+    const bool deep = p.inChannels >= 256, strided = p.strideH > 1 || p.strideW > 1;
+    const bool taps = p.kernelH * p.kernelW > 1;
+    auto holds = [&](When when) {
+        switch (when) {
+            case When::Any: return true;
+            case When::Shallow: return !deep;
+            case When::DeepStride1: return deep && !strided;
+            case When::Stride1Taps: return !strided && taps;
+            case When::StridedOrPointwise: return strided || !taps;
+            case When::NarrowStride1Taps: return p.gemmN() <= 64 && !strided && taps;
+        }
+        return false;
+    };
+    double layout = c.warpsM * c.warpsN < 4 ? 1.6 : 1.15;
+    for (const Layout& l : kMeasured)
+        if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN && holds(l.when)) {
+            layout = l.factor;
+            break;
+        }
+    // Fragment prefetch (kernel-lab on the H200, bench/RESULTS.md): with 2x2 subgroups and
+    // 16x16x16 fragments (64x64 warp tiles, 233-254 registers, two workgroups an SM) it
+    // led on every 3x3 layer timed, by 4-18% against the best tile without it: 128x128x16 on
+    // ResNet-50's 3x3/256 0.885 ms against 0.977 (2x4), 3x3/512 1.664 against 1.864, 3x3/256
+    // s2 0.632 against 0.702 (4x2, 16x8x16), 3x3/512 s2 1.031 against 1.188, 3x3/128 0.520
+    // against 0.558, 3x3/128 s2 0.413 against 0.449, VGG's conv2_1 0.305 against 0.317;
+    // 128x64x16 where there are 64 output channels: VGG's conv1_2 0.891 against 1.081
+    // (256x64x16 4x4), ResNet-50's 3x3/64 0.449 against 0.533. On the 1x1 layers over
+    // 1024+ channels: 2048->512 0.625 against 0.671 (4x2), the 1024->2048 downsample 0.306
+    // against 0.319; over 512 it lost (512->2048 0.706 against 0.645). 1x4 subgroups came
+    // within 1-3% of 2x2. On 8-subgroup tiles, held at 128 registers, it lost 10-30%
+    // (3x3/256 2x4 1.154 against 0.977). Elsewhere it ranks behind the same tile without it.
+    if (c.fragmentPrefetch) {
+        const bool quad = c.warpsM == 2 && c.warpsN == 2 && c.bk == 16 && c.mmaM * c.mmaN * c.mmaK >= 4096;
+        const bool square = quad && c.bm == 128 && c.bn == 128 && (taps || p.gemmK() >= 1024);
+        const bool narrow = quad && c.bm == 128 && c.bn == 64 && holds(When::NarrowStride1Taps);
+        layout = square ? 0.75 : narrow ? 0.85 : layout * 1.2;
+    }
+    factor *= layout;
+    // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
+    // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
+    // 256 channels or more 1-7% faster since the grid takes its N tile fastest (3x3/512 over
+    // 7x7 images 2.107 against 2.254 ms in the sweep of eab2b95, 2.120 against 2.206 in
+    // kernel-lab; 3x3/256 0.7-1.9%; with the input in channel slices, 2x4 subgroups 3x3/256
+    // 0.988 against 1.094 ms, 3x3/512 1.908 against 2.222); over fewer channels within 1%
+    // either way, 5% slower on 3x3/64 (kernel-lab; bench/RESULTS.md,
+    // bench/history/general-path.md).
+    if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;
+    // 32 fragments a subgroup (256 accumulator registers) spill.
+    if (fragM * fragN > 16) factor *= 4.0;
+    // Fragments: 16x16x16 led at stride 1; on the strided layers 16x8x16 led by 1-3%
+    // (kernel-lab on the H200, 128x128x16 4x2: ResNet-50's 3x3/512 s2 1.225 ms against
+    // 1.267, 3x3/256 s2 0.712 against 0.721, the 1x1 downsamples 1024->2048 0.370 against
+    // 0.380 and 512->1024 0.224 against 0.230; bench/RESULTS.md).
+    const bool mma16x8x16 = c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
+    factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : strided && mma16x8x16 ? 0.98 : c.mmaK >= 16 ? 1.15 : 1.5;
+    // 1x1: the packing pass is a second read of the input, and the NCHW loader reads it
+    // directly. Except where the pass keeps only the pixels a strided 1x1 reads (a quarter at
+    // stride 2), or where the NCHW loader reads pixels one at a time (planes not a whole
+    // number of 4-pixel words) and the output is wide (its fp32 A read again for each of 8+ N
+    // tiles) or the input deep (2048 channels read a scalar at a time): there 128x128x16 4x2
+    // here led (kernel-lab, H200: ResNet-50's 1x1 512->2048 at 7x7 0.955 ms against 1.027,
+    // its 2048->512 0.702 against 0.730 with the input in channel slices; the stride-2
+    // downsamples 1024->2048 0.437 against 0.538, 512->1024 0.251 against 0.290, 256->512
+    // 0.153 against 0.153).
+    if (p.kernelH * p.kernelW == 1)
+        factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048)) ? 0.8
+                                                                                                          : 3.0;
+    // Unmeasured where the grid cannot fill the GPU (batch 1): the gather kernel keeps it.
+    if (underfilled) factor *= 2.0;
+    return work * factor * (underfilled ? slots / workgroups : 1.0);
 }
 
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {

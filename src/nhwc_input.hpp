@@ -50,6 +50,11 @@ std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& devic
 // A rows and B columns, which larger tiles read less often.
 double channelsLastTileFactor(const KernelConfig& config);
 
+// The heuristic's estimated relative cost of `config` (heuristicCost in config_select.cpp): its
+// calibration on the H200, tile by tile, subgroup layout, K order, fragment prefetch and
+// instruction shape.
+double nhwcCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
 // Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& config);
 
