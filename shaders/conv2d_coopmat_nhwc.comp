@@ -17,8 +17,9 @@
 // FRAGMENT_PREFETCH also holds a slice's fragments in registers across the barrier: each slice's
 // fragments are loaded from shared memory while the slice before is multiplied, so that the
 // shared-memory loads and the matrix work overlap instead of following one another. It costs a
-// warp tile's fragments in registers: it pays on 4-subgroup tiles with 64x64 warp tiles (up to 255
-// registers, two workgroups an SM), and lost where 8 subgroups leave 128 (bench/RESULTS.md).
+// warp tile's fragments in registers: it pays on 2x2-subgroup tiles (64x64 and 64x32 warp tiles,
+// 151-254 registers on NVIDIA, two workgroups an SM), and lost where 8 subgroups leave 128
+// (bench/RESULTS.md).
 //
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
