@@ -173,7 +173,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.988 against 1.094 ms, 3x3/512 1.908 against 2.222); over fewer channels within 1%
     // either way, 5% slower on 3x3/64 (kernel-lab; bench/RESULTS.md,
     // bench/history/general-path.md).
-    if (c.tapsInner) factor *= p.strideH > 1 || p.strideW > 1 || p.inChannels >= 256 ? 0.97 : 1.01;
+    if (c.tapsInner) factor *= strided || deep ? 0.97 : 1.01;
     // 32 fragments a subgroup (256 accumulator registers) spill.
     if (fragM * fragN > 16) factor *= 4.0;
     // Fragments: 16x16x16 led at stride 1; on the strided layers 16x8x16 led by 1-3%
