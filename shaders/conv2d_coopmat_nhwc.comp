@@ -14,12 +14,12 @@
 // slices' words in registers, so a slice's global loads are in flight while the two slices before
 // it are multiplied. One barrier per slice. Bias is the accumulators' starting value; the epilogue
 // writes the accumulators straight to the NCHW output (coopmat_store_direct.glsl).
-// FRAGMENT_PREFETCH holds one k step's fragments in registers, across the barrier: each k step's
-// fragments are loaded from shared memory while the k step before is multiplied, so that the
+// FRAGMENT_PREFETCH also holds a slice's fragments in registers across the barrier: each slice's
+// fragments are loaded from shared memory while the slice before is multiplied, so that the
 // shared-memory loads and the matrix work overlap instead of following one another. It costs a
 // warp tile's fragments in registers: it pays on 2x2-subgroup tiles (64x64 and 64x32 warp tiles,
 // 151-254 registers on NVIDIA, two workgroups an SM), and lost where 8 subgroups leave 128
-// (bench/RESULTS.md). Where a slice has several k steps, its barrier comes before the last.
+// (bench/RESULTS.md).
 //
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
@@ -161,57 +161,33 @@ void multiplySlice(uint stage, uint warpM, uint warpN) {
     }
 }
 
-// FRAGMENT_PREFETCH: the fragments of the k step being multiplied.
+// FRAGMENT_PREFETCH: the fragments of the slice being multiplied, [k step][fragment].
 const uint KSTEPS = BK / MMA_K;
-coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> heldA[FRAG_M];
-coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> heldB[FRAG_N];
-// Register sets of global loads the prefetch pipeline keeps: two where a slice is one k step
-// (each slice's loads are then in flight while the two slices before it are multiplied); one
-// where it is several, whose slices are as deep and keep as many bytes in flight, and whose
-// second set would push the 2x2-subgroup tiles past 255 registers.
-const uint SETS = KSTEPS == 1 ? 2 : 1;
+const uint HELD = FRAGMENT_PREFETCH ? KSTEPS : 1;  // a constant expression: no registers unless used
+coopmat<OPERAND, gl_ScopeSubgroup, MMA_M, MMA_K, gl_MatrixUseA> heldA[HELD * FRAG_M];
+coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> heldB[HELD * FRAG_N];
 
 void loadHeldFragments(uint stage, uint warpM, uint warpN) {
     if ((DEBUG_SKIP & 2u) != 0u) return;
-    [[unroll]] for (uint i = 0; i < FRAG_M; ++i) loadFragA(heldA[i], stage, 0, i, warpM);
-    [[unroll]] for (uint j = 0; j < FRAG_N; ++j) loadFragB(heldB[j], stage, 0, j, warpN);
-}
-
-// acc += the held k step; where `next` (the same in every lane), each held fragment is then
-// reloaded with K offset nextK of stage nextStage as soon as its last multiply is issued.
-void multiplyHeldStep(bool next, uint nextStage, uint nextK, uint warpM, uint warpN) {
-    if ((DEBUG_SKIP & 2u) != 0u) return;
-    [[unroll]] for (uint i = 0; i < FRAG_M; ++i) {
-        [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
-            acc[i * FRAG_N + j] = coopMatMulAdd(heldA[i], heldB[j], acc[i * FRAG_N + j]);
-        if (next) loadFragA(heldA[i], nextStage, nextK, i, warpM);
+    [[unroll]] for (uint k = 0; k < KSTEPS; ++k) {
+        [[unroll]] for (uint i = 0; i < FRAG_M; ++i) loadFragA(heldA[k * FRAG_M + i], stage, k * MMA_K, i, warpM);
+        [[unroll]] for (uint j = 0; j < FRAG_N; ++j) loadFragB(heldB[k * FRAG_N + j], stage, k * MMA_K, j, warpN);
     }
-    if (next)
-        [[unroll]] for (uint j = 0; j < FRAG_N; ++j) loadFragB(heldB[j], nextStage, nextK, j, warpN);
 }
 
-// The accumulators start at the bias (sBias, published by the first barrier).
-void initAccumulators(uint warpN) {
-    [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
-        [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
-            coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
-                        gl_CooperativeMatrixLayoutRowMajor);
-}
-
-// Slice t of the prefetch pipeline, multiplied from the held fragments, its first k step held
-// already; stage t % 2 holds the slice, the other stage slice t+1, and the register set (a, b)
-// slice t+2, which goes to this stage once every subgroup has read it, then takes slice
-// t+2+SETS. One barrier a slice: where the slice is one k step, after the store, so that it
-// publishes slice t+2 and frees the other stage; where it is several, before the last k step,
-// by when every subgroup has read this stage whole and the other stage holds slice t+1.
-void prefetchSlice(uint t, uint stage, inout A_REG a[A_PER_THREAD], inout uvec4 b[B_PER_THREAD], uint warpM,
-                   uint warpN) {
-    [[unroll]] for (uint k = 1; k < KSTEPS; ++k) multiplyHeldStep(true, stage, k * MMA_K, warpM, warpN);
-    if (KSTEPS > 1) barrier();
-    multiplyHeldStep(t + 1 < SLICES, stage ^ 1u, 0, warpM, warpN);
-    if (t + 2 < SLICES) storeSlice(stage, a, b);
-    if (KSTEPS == 1) barrier();
-    if (t + 2 + SETS < SLICES) loadSlice(t + 2 + SETS, a, b);
+// acc += the held slice; where `next` (the same in every lane), each held fragment is then
+// reloaded from stage nextStage as soon as its last multiply is issued.
+void multiplyHeldSlice(bool next, uint nextStage, uint warpM, uint warpN) {
+    if ((DEBUG_SKIP & 2u) != 0u) return;
+    [[unroll]] for (uint k = 0; k < KSTEPS; ++k) {
+        [[unroll]] for (uint i = 0; i < FRAG_M; ++i) {
+            [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
+                acc[i * FRAG_N + j] = coopMatMulAdd(heldA[k * FRAG_M + i], heldB[k * FRAG_N + j], acc[i * FRAG_N + j]);
+            if (next) loadFragA(heldA[k * FRAG_M + i], nextStage, k * MMA_K, i, warpM);
+        }
+        if (next)
+            [[unroll]] for (uint j = 0; j < FRAG_N; ++j) loadFragB(heldB[k * FRAG_N + j], nextStage, k * MMA_K, j, warpN);
+    }
 }
 
 void storeAccumulator(uint mLocal, uint nLocal, float value) {
@@ -289,44 +265,40 @@ void main() {
 
     A_REG a0[A_PER_THREAD], a1[A_PER_THREAD];
     uvec4 b0[B_PER_THREAD], b1[B_PER_THREAD];
+    loadSlice(0, a0, b0);
+    if (SLICES > 1) loadSlice(1, a1, b1);
+    storeSlice(0, a0, b0);
+    barrier();  // also publishes sBias and the fragment positions
+    if (SLICES > 2) loadSlice(2, a0, b0);
+    [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
+        [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
+            coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
+                        gl_CooperativeMatrixLayoutRowMajor);
+
     if (FRAGMENT_PREFETCH) {
-        // Slice 0 goes to stage 0 and its first k step to the held fragments, slice 1 to stage
-        // 1; the register sets then hold slices 2 (and 3).
-        loadSlice(0, a0, b0);
-        if (SETS == 2 && SLICES > 1) loadSlice(1, a1, b1);
-        storeSlice(0, a0, b0);
-        if (SETS == 1 && SLICES > 1) loadSlice(1, a0, b0);
-        barrier();  // also publishes sBias and the fragment positions
-        if (SETS == 2 && SLICES > 2) loadSlice(2, a0, b0);
-        initAccumulators(warpN);
         loadHeldFragments(0, warpM, warpN);
-        if (SETS == 2) {
-            if (SLICES > 1) storeSlice(1, a1, b1);
-            barrier();  // slice 1 is in stage 1; every subgroup holds slice 0's fragments
-            if (SLICES > 3) loadSlice(3, a1, b1);
-        } else {
-            if (SLICES > 1) storeSlice(1, a0, b0);  // published by slice 0's barrier
-            if (SLICES > 2) loadSlice(2, a0, b0);
-        }
-        // Two slices per iteration, so that which stage and register set a slice uses is known
-        // at compile time (an array indexed by the iteration would live in local memory).
+        if (SLICES > 1) storeSlice(1, a1, b1);
+        barrier();  // slice 1 is in stage 1; every subgroup holds slice 0's fragments: stage 0 is free
+        if (SLICES > 3) loadSlice(3, a1, b1);
+        // Slice t is multiplied from the held fragments while slice t+1's are loaded from stage
+        // (t+1) % 2, and slice t+2 goes to stage t % 2, whose fragments every subgroup took before
+        // the last barrier. After the barrier, the register set just stored takes slice t+4.
         for (uint t = 0; t < SLICES; t += 2) {
-            prefetchSlice(t, 0, a0, b0, warpM, warpN);
+            multiplyHeldSlice(t + 1 < SLICES, 1, warpM, warpN);
+            if (t + 2 < SLICES) storeSlice(0, a0, b0);
+            barrier();
+            if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
             if (t + 1 >= SLICES) break;
-            if (SETS == 2)
-                prefetchSlice(t + 1, 1, a1, b1, warpM, warpN);
-            else
-                prefetchSlice(t + 1, 1, a0, b0, warpM, warpN);
+            multiplyHeldSlice(t + 2 < SLICES, 0, warpM, warpN);
+            if (t + 3 < SLICES) storeSlice(1, a1, b1);
+            barrier();
+            if (t + 5 < SLICES) loadSlice(t + 5, a1, b1);
         }
     } else {
-        loadSlice(0, a0, b0);
-        if (SLICES > 1) loadSlice(1, a1, b1);
-        storeSlice(0, a0, b0);
-        barrier();  // also publishes sBias and the fragment positions
-        if (SLICES > 2) loadSlice(2, a0, b0);
-        initAccumulators(warpN);
-        // Slice t multiplies out of stage t % 2 while slice t+1 is stored to the other stage;
-        // after the barrier, the register set just stored takes slice t+3.
+        // Two slices per iteration, so that which register set holds which slice is known at
+        // compile time (an array indexed by the iteration would live in local memory). Slice t
+        // multiplies out of stage t % 2 while slice t+1 is stored to the other stage; after the
+        // barrier, the register set just stored takes slice t+3.
         for (uint t = 0; t < SLICES; t += 2) {
             multiplySlice(0, warpM, warpN);
             if (t + 1 < SLICES) storeSlice(1, a1, b1);
