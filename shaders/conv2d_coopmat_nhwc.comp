@@ -74,10 +74,24 @@ uint aImage[A_PER_THREAD];
 int aIh[A_PER_THREAD], aIw[A_PER_THREAD];
 uint tileM0, nTile;
 
+// Which row and word of the A tile 16-byte word v is. The 16-byte shared stores of a subgroup go
+// out 8 lanes at a time. In row order (each row's BK_WORDS words from consecutive lanes) 8 lanes
+// store two words of each of 4 rows, which the padded rows put twice in one bank group. At stride
+// 1 each 8 lanes instead take one word of 8 consecutive rows, 8 different bank groups; the 8 x
+// BK_WORDS words of those rows are one contiguous run of the input, loaded by as many
+// consecutive lanes, so a subgroup's loads fall in the same cache lines as in row order, though
+// each 8 lanes' in twice as many. On the H200 (bench/RESULTS.md) that won 1-3% at stride 1
+// (ResNet-50's 3x3/512 1.663 -> 1.616 ms, 3x3/256 0.878 -> 0.864) and lost 2-3% at stride 2,
+// where 8 lanes' loads would then span four cache lines instead of two (3x3/512 s2 1.039 ->
+// 1.072).
+const bool A_WORD_MAJOR = STRIDE_W == 1;
+uint aRow(uint v) { return A_WORD_MAJOR ? v / (8 * BK_WORDS) * 8 + v % 8 : v / BK_WORDS; }
+uint aWord(uint v) { return A_WORD_MAJOR ? v / 8 % BK_WORDS : v % BK_WORDS; }
+
 void initRows() {
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
-        const uint m = tileM0 + v / BK_WORDS;
+        const uint m = tileM0 + aRow(v);
         const uint image = m / OUT_HW, pix = m - image * OUT_HW;
         const uint oh = pix / OUT_W, ow = pix - oh * OUT_W;
         aImage[i] = image * NHWC_SLICES * IN_HW;
@@ -97,14 +111,14 @@ void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
         const bool inside = v < A_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
         // nhwcWord(image, channelSlice, ih * IN_W + iw, IN_HW), its image term worked out per row.
         const uint pixel = aImage[i] + channelSlice * IN_HW + uint(ih) * IN_W + uint(iw);
-        a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * BK_WORDS + v % BK_WORDS] : uvec4(0);
+        a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * BK_WORDS + aWord(v)] : uvec4(0);
     }
 }
 
 void storeA(uint stage, uvec4 a[A_PER_THREAD]) {
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
-        if (v < A_WORDS) sA[(stage * BM + v / BK_WORDS) * A_ROW_WORDS + v % BK_WORDS] = a[i];
+        if (v < A_WORDS) sA[(stage * BM + aRow(v)) * A_ROW_WORDS + aWord(v)] = a[i];
     }
 }
 #endif
