@@ -76,15 +76,17 @@ uint tileM0, nTile;
 
 // Which row and word of the A tile 16-byte word v is. The 16-byte shared stores of a subgroup go
 // out 8 lanes at a time. In row order (each row's BK_WORDS words from consecutive lanes) 8 lanes
-// store two words of each of 4 rows, which the padded rows put twice in one bank group. At stride
-// 1 each 8 lanes instead take one word of 8 consecutive rows, 8 different bank groups; the 8 x
-// BK_WORDS words of those rows are one contiguous run of the input, loaded by as many
-// consecutive lanes, so a subgroup's loads fall in the same cache lines as in row order, though
-// each 8 lanes' in twice as many. On the H200 (bench/RESULTS.md) that won 1-3% at stride 1
-// (ResNet-50's 3x3/512 1.663 -> 1.616 ms, 3x3/256 0.878 -> 0.864) and lost 2-3% at stride 2,
-// where 8 lanes' loads would then span four cache lines instead of two (3x3/512 s2 1.039 ->
-// 1.072).
-const bool A_WORD_MAJOR = STRIDE_W == 1;
+// store two words of each of 4 rows, which the padded rows put twice in one bank group. In
+// word-major order each 8 lanes take one word of 8 consecutive rows, 8 different bank groups;
+// where those rows' pixels are one contiguous run of the packed input (stride 1, or strided
+// columns in phases, nhwc_input.glsl), a subgroup's loads fall in the same cache lines as in row
+// order, though each 8 lanes' in twice as many. At stride > 1 the next output row reads another
+// input row's phase: with outputs narrower than 8, every 8 rows cross into it, and row order
+// kept its cache lines. On the H200 (bench/RESULTS.md): word-major at stride 1, ResNet-50's
+// 3x3/512 1.663 -> 1.616 ms, 3x3/256 0.878 -> 0.864; with phased columns, 3x3/256 s2 (14-wide
+// outputs) 0.633 -> 0.626 and 3x3/128 s2 0.415 -> 0.410 word-major against 0.634 and 0.411 in
+// row order, but 3x3/512 s2 (7-wide) 1.032 -> 1.022 word-major, 1.001 in row order.
+const bool A_WORD_MAJOR = STRIDE_W == 1 || OUT_W >= 8;
 uint aRow(uint v) { return A_WORD_MAJOR ? v / (8 * BK_WORDS) * 8 + v % 8 : v / BK_WORDS; }
 uint aWord(uint v) { return A_WORD_MAJOR ? v / 8 % BK_WORDS : v % BK_WORDS; }
 
@@ -109,8 +111,8 @@ void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const int ih = aIh[i] + int(r) * DIL_H, iw = aIw[i] + int(s) * DIL_W;
         const bool inside = v < A_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
-        // nhwcWord(image, channelSlice, ih * IN_W + iw, IN_HW), its image term worked out per row.
-        const uint pixel = aImage[i] + channelSlice * IN_HW + uint(ih) * IN_W + uint(iw);
+        // nhwcWord(image, channelSlice, ih * IN_W + nhwcColumn(iw), IN_HW), its image term worked out per row.
+        const uint pixel = aImage[i] + channelSlice * IN_HW + uint(ih) * IN_W + nhwcColumn(uint(iw), uint(STRIDE_W));
         a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * BK_WORDS + aWord(v)] : uvec4(0);
     }
 }

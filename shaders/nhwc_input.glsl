@@ -7,7 +7,8 @@
 // instead of the im2col index arithmetic per element. At stride 1 consecutive output pixels of a
 // row read consecutive runs, so a subgroup's loads of a slice fall in a few whole cache lines; with
 // all of a pixel's channels contiguous instead, each row of the tile would sit in a line of its
-// own. Padding is not stored: the loads that fall outside the image read as zero.
+// own. Padding is not stored: the loads that fall outside the image read as zero. Pixels are in
+// row order, each row's columns in phases where the stride is more than 1 (nhwcColumn).
 
 layout(constant_id = 60) const uint NHWC_C = 8;      // channels of a packed pixel, a multiple of NHWC_SLICE
 layout(constant_id = 64) const uint NHWC_SLICE = 8;  // channels of a slice (the kernel's BK), a multiple of 8
@@ -17,6 +18,17 @@ const uint NHWC_SLICES = NHWC_C / NHWC_SLICE;
 // k = (r*S + s)*NHWC_C + c; true, the taps inside each BK-channel slice, so that the R*S slices
 // reading the same pixels' channels follow one another and find them in the cache.
 layout(constant_id = 62) const bool TAPS_INNER = false;
+
+// Strided convolutions' packed rows hold their columns in `phases` (the stride along W) phases:
+// the columns iw % phases == 0 first, then 1, ...: the taps of consecutive output columns then
+// read consecutive packed pixels, whole cache lines, as at stride 1 (on the H200, ResNet-50's
+// 3x3/512 s2 1.032 -> 1.001 ms, 3x3/256 s2 0.633 -> 0.626, with the A store order of
+// conv2d_coopmat_nhwc.comp; the packing pass's time unchanged). The position within its row of
+// column iw of a row of IN_W.
+uint nhwcColumn(uint iw, uint phases) {
+    const uint phase = iw % phases;
+    return phase * (IN_W / phases) + min(phase, IN_W % phases) + iw / phases;
+}
 
 // The first 16-byte word of channel slice `slice` of pixel `pixel` of packed image `image`, whose
 // images have `imagePixels` pixels.

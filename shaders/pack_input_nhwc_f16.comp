@@ -110,8 +110,10 @@ void main() {
     [[unroll]] for (uint i = 0; i < TILE_PIXELS * TILE_WORDS / 256; ++i) {
         const uint item = i * 256 + tid, px = item / TILE_WORDS, w = item % TILE_WORDS;
         if (p0 + px >= pixels || w >= words) continue;
-        const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w;
-        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, p - image * PACKED_HW, PACKED_HW) +
-                    word % NHWC_SLICE_WORDS] = sWords[wordSlot(px, w)];
+        const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w, pixel = p - image * PACKED_HW;
+        // The subsampled image is read at stride 1: its columns in one phase.
+        const uint row = pixel / IN_W, to = SUBSAMPLE ? pixel : row * IN_W + nhwcColumn(pixel - row * IN_W, uint(STRIDE_W));
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, to, PACKED_HW) + word % NHWC_SLICE_WORDS] =
+            sWords[wordSlot(px, w)];
     }
 }
