@@ -32,9 +32,12 @@ const uint TILE_PIXELS = 32;    // pixels of a workgroup's tile
 const uint TILE_CHANNELS = 64;  // channels of a workgroup's tile
 const uint TILE_WORDS = TILE_CHANNELS / 8;
 const uint GROUPS = TILE_PIXELS / 4;  // the first phase's groups of 4 pixels
-// [pixel][word]: the tile's output words, each pixel's words swizzled (wordSlot).
-shared uvec4 sWords[TILE_PIXELS * TILE_WORDS];
 layout(constant_id = 63) const bool SUBSAMPLE = false;
+// WHOLE_PLANES (small planes that are not whole 16-byte words, src/nhwc_input.cpp): a workgroup
+// packs TILE_CHANNELS whole planes of one image instead, packWholePlanes below.
+layout(constant_id = 66) const bool WHOLE_PLANES = false;
+// [pixel][word]: the tile's output words, each pixel's words swizzled (wordSlot).
+shared uvec4 sWords[WHOLE_PLANES ? 1 : TILE_PIXELS * TILE_WORDS];
 // Pixels of a packed image.
 const uint PACKED_HW = SUBSAMPLE ? OUT_HW : IN_HW;
 // The planes are read four pixels at a time where every plane starts on a 16-byte boundary: a
@@ -84,7 +87,57 @@ vec4 loadPixels(uint p0, uint group, uint c, uint pixels) {
     return saturate(v);
 }
 
+// WHOLE_PLANES: the TILE_CHANNELS planes of one image that a workgroup packs are one contiguous
+// run of the input, read in order (consecutive lanes, consecutive pixels of a channel pair's
+// planes), so that each load instruction reads whole cache lines, where 32-pixel tiles of planes
+// that are not whole 16-byte words read 8 pixels of each channel a load. [pixel][channel pair]
+// as half pairs, each pixel's row PLANE_WORDS words long, an odd number: the lanes' stores of
+// consecutive pixels then fall in consecutive banks.
+const uint PLANE_WORDS = TILE_CHANNELS / 2 + 1;
+shared uint sPlane[WHOLE_PLANES ? IN_HW * PLANE_WORDS : 1];
+const uint PLANE_ITEMS = TILE_CHANNELS / 2 * IN_HW;  // (channel pair, pixel) items of a tile
+const uint PLANE_BATCH = 8;                         // items a thread has in flight
+
+void packWholePlanes() {
+    const uint images = chunk.m_rows / OUT_HW;
+    const uint channelTiles = (NHWC_C + TILE_CHANNELS - 1) / TILE_CHANNELS;
+    const uint id = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (id >= images * channelTiles) return;
+    const uint image = id / channelTiles, c0 = (id - image * channelTiles) * TILE_CHANNELS;
+    const uint tid = gl_LocalInvocationIndex;
+    const uint first = chunk.in_offset + (image * C_TOTAL + c0) * IN_HW;  // channel c0's pixel 0
+    for (uint base = 0; base < PLANE_ITEMS; base += 256 * PLANE_BATCH) {
+        vec2 v[PLANE_BATCH];
+        [[unroll]] for (uint j = 0; j < PLANE_BATCH; ++j) {
+            const uint item = base + j * 256 + tid, pair = item / IN_HW, px = item - pair * IN_HW;
+            const uint c = c0 + 2 * pair, at = first + 2 * pair * IN_HW + px;
+            v[j].x = item < PLANE_ITEMS && c < C_TOTAL ? input_data[at] : 0.0;
+            v[j].y = item < PLANE_ITEMS && c + 1 < C_TOTAL ? input_data[at + IN_HW] : 0.0;
+        }
+        [[unroll]] for (uint j = 0; j < PLANE_BATCH; ++j) {
+            const uint item = base + j * 256 + tid, pair = item / IN_HW, px = item - pair * IN_HW;
+            if (item < PLANE_ITEMS) sPlane[px * PLANE_WORDS + pair] = packHalf2x16(saturate(vec4(v[j], 0.0, 0.0)).xy);
+        }
+    }
+    barrier();
+    // Each 16-byte word of the tile to its place: consecutive lanes, consecutive words of one
+    // channel slice's run of the packed image.
+    const uint words = min(TILE_CHANNELS, NHWC_C - c0) / 8;
+    for (uint item = tid; item < words * IN_HW; item += 256) {
+        const uint slice = item / (IN_HW * NHWC_SLICE_WORDS), rest = item - slice * IN_HW * NHWC_SLICE_WORDS;
+        const uint px = rest / NHWC_SLICE_WORDS, tileWord = slice * NHWC_SLICE_WORDS + rest % NHWC_SLICE_WORDS;
+        const uint at = px * PLANE_WORDS + tileWord * 4, word = c0 / 8 + tileWord;
+        const uint row = px / IN_W, to = row * IN_W + nhwcColumn(px - row * IN_W, uint(STRIDE_W));
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, to, IN_HW) + word % NHWC_SLICE_WORDS] =
+            uvec4(sPlane[at], sPlane[at + 1], sPlane[at + 2], sPlane[at + 3]);
+    }
+}
+
 void main() {
+    if (WHOLE_PLANES) {
+        packWholePlanes();
+        return;
+    }
     const uint images = chunk.m_rows / OUT_HW;
     const uint pixels = images * PACKED_HW;
     const uint pixelTiles = (pixels + TILE_PIXELS - 1) / TILE_PIXELS;

@@ -23,6 +23,17 @@ ConvProblem nhwcPackedProblem(const ConvProblem& p) {
     return q;
 }
 
+bool nhwcPacksWholePlanes(const ConvProblem& p) {
+    // Where planes are not whole 16-byte words, 32-pixel tiles read 8 pixels of a channel a
+    // load. On the H200 (kernel-lab, bench/RESULTS.md), whole planes on 7x7 images: ResNet-50's
+    // 2048->512 1x1 pass 0.193 -> 0.145 ms (the layer 0.620 -> 0.573), 3x3/512's 0.094 -> 0.076,
+    // 512->2048's 0.049 -> 0.040. On 14x14 planes, whole words, the tiles' 16-byte loads kept a 2x
+    // lead (3x3/512 s2's pass 0.177 against 0.331, 3x3/256's 0.089 against 0.168). Up to 64
+    // pixels, 8.4 KB of shared memory a workgroup; larger planes are not measured.
+    const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width);
+    return !nhwcSubsamples(p) && pixels % 4 != 0 && pixels <= 64;
+}
+
 uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
     const ConvProblem q = nhwcPackedProblem(p);
     return uint64_t(q.height) * uint64_t(q.width) * nhwcChannels(p, bk) * 2;
@@ -222,6 +233,7 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
     e.push_back({63, offsetof(PackNhwcKernelSpec, subsample), sizeof(VkBool32)});
     e.push_back({64, offsetof(PackNhwcKernelSpec, slice), 4});
+    e.push_back({66, offsetof(PackNhwcKernelSpec, wholePlanes), sizeof(VkBool32)});
     return e;
 }
 
@@ -263,11 +275,15 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
-    k.packInput = pipelineKey("pack_input_nhwc_f16",
-                              PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk});
-    // shaders/pack_input_nhwc_f16.comp: one workgroup per 32 packed pixels x 64 channels.
+    const bool wholePlanes = nhwcPacksWholePlanes(p);
+    k.packInput = pipelineKey("pack_input_nhwc_f16", PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels,
+                                                                        subsample, c.bk, wholePlanes ? VK_TRUE : VK_FALSE});
+    // shaders/pack_input_nhwc_f16.comp: one workgroup per 32 packed pixels x 64 channels, or
+    // per image and 64 channels.
     const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
-    k.packWorkgroups = [pixels, channelTiles](uint64_t images) { return (images * pixels + 31) / 32 * channelTiles; };
+    k.packWorkgroups = [pixels, channelTiles, wholePlanes](uint64_t images) {
+        return wholePlanes ? images * channelTiles : (images * pixels + 31) / 32 * channelTiles;
+    };
     return k;
 }
 

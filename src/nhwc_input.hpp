@@ -23,6 +23,9 @@ uint32_t nhwcChannels(const ConvProblem& problem, uint32_t bk);
 // padding reads one pixel in stride_h x stride_w, so its packed image is the output's size and
 // the conv on it has stride 1.
 bool nhwcSubsamples(const ConvProblem& problem);
+// Whether the packing pass takes whole planes a workgroup (64 channels of one image) instead of
+// tiles of 32 pixels: small planes, not subsampled.
+bool nhwcPacksWholePlanes(const ConvProblem& problem);
 // The problem the channels-last kernel computes on the packed image: `problem` itself, or with
 // nhwcSubsamples the stride-1 1x1 convolution over the output-sized image.
 ConvProblem nhwcPackedProblem(const ConvProblem& problem);
@@ -74,6 +77,7 @@ struct PackNhwcKernelSpec {
     uint32_t channels;    // id 60
     VkBool32 subsample;   // id 63: nhwcSubsamples
     uint32_t slice;       // id 64: the conv kernel's BK
+    VkBool32 wholePlanes;  // id 66: nhwcPacksWholePlanes
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
