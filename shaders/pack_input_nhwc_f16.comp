@@ -165,7 +165,8 @@ void main() {
         if (p0 + px >= pixels || w >= words) continue;
         const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w, pixel = p - image * PACKED_HW;
         // The subsampled image is read at stride 1: its columns in one phase.
-        const uint row = pixel / IN_W, to = SUBSAMPLE ? pixel : row * IN_W + nhwcColumn(pixel - row * IN_W, uint(STRIDE_W));
+        const uint row = pixel / IN_W;
+        const uint to = SUBSAMPLE ? pixel : row * IN_W + nhwcColumn(pixel - row * IN_W, uint(STRIDE_W));
         packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, to, PACKED_HW) + word % NHWC_SLICE_WORDS] =
             sWords[wordSlot(px, w)];
     }

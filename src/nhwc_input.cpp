@@ -276,8 +276,9 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
     const bool wholePlanes = nhwcPacksWholePlanes(p);
-    k.packInput = pipelineKey("pack_input_nhwc_f16", PackNhwcKernelSpec{makeProblemSpec(p, bRows, bCols), channels,
-                                                                        subsample, c.bk, wholePlanes ? VK_TRUE : VK_FALSE});
+    const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk,
+                                  wholePlanes ? VK_TRUE : VK_FALSE};
+    k.packInput = pipelineKey("pack_input_nhwc_f16", pack);
     // shaders/pack_input_nhwc_f16.comp: one workgroup per 32 packed pixels x 64 channels, or
     // per image and 64 channels.
     const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;

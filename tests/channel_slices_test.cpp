@@ -6,9 +6,10 @@
 // dilated, padded 3x3, a strided 3x3 with wider outputs (its packed columns in phases), a 3x3
 // on planes small enough to be packed whole, and a strided 1x1 (whose packing pass keeps one
 // pixel in four). Checked against the double-precision reference on fresh random inputs into a
-// NaN-filled output with its guard (checkConvWith). Each is also run with fragment prefetch, whose pipeline (fragments held
-// across the barrier, the next slice's loaded during the multiply) has its own start and end for
-// one, two and several K slices and several k steps a slice.
+// NaN-filled output with its guard (checkConvWith). Each is also run with fragment prefetch,
+// whose pipeline (fragments held across the barrier, the next slice's loaded during the
+// multiply) has its own start and end for one, two and several K slices and several k steps a
+// slice.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -52,7 +53,8 @@ std::vector<SliceCase> sliceCases() {
                 out.push_back({"3x3_bk" + std::to_string(bk) + (tapsInner ? "_taps_inner" : ""), spatial, bk, tapsInner});
     // A strided 3x3 with outputs 12 wide (the one above: 7): each packed row's 21 columns in two
     // phases, read 8 rows to a word (conv2d_coopmat_nhwc.comp, A_WORD_MAJOR).
-    out.push_back({"3x3_s2_wide_bk16_taps_inner", problem(40, 18, 24, 3, 2, 1, 1), 16, true});
+    const ConvProblem wide = problem(40, 18, 24, 3, 2, 1, 1);
+    out.push_back({"3x3_s2_wide_bk16_taps_inner", wide, 16, true});
     // Planes of 3 x 6 pixels, not whole 16-byte words: packed whole, 64 channels a workgroup
     // (nhwcPacksWholePlanes), 40 of them here.
     out.push_back({"3x3_small_planes_bk16", problem(40, 3, 24, 3, 1, 1, 1), 16, false});
