@@ -65,6 +65,14 @@ uint tilePixel(uint group, uint e) { return QUAD_PLANES ? group * 4 + e : group 
 // apart without).
 uint wordSlot(uint px, uint w) { return px * TILE_WORDS + (w ^ (QUAD_PLANES ? (px / 4) % 8 : px % 8)); }
 
+// Where packed pixel `pixel` of an image (in row order) goes in the packed image: its row's
+// columns in phases at stride > 1 (nhwcColumn); the subsampled image is read at stride 1.
+uint packedPosition(uint pixel) {
+    if (SUBSAMPLE) return pixel;
+    const uint row = pixel / IN_W;
+    return row * IN_W + nhwcColumn(pixel - row * IN_W, uint(STRIDE_W));
+}
+
 // Saturated to fp16's range: an infinity would meet a zero weight of the padding channels
 // (inf * 0 = NaN) and spoil outputs whose receptive field does not contain it.
 vec4 saturate(vec4 v) { return clamp(v, vec4(-65504.0), vec4(65504.0)); }
@@ -127,8 +135,7 @@ void packWholePlanes() {
         const uint slice = item / (IN_HW * NHWC_SLICE_WORDS), rest = item - slice * IN_HW * NHWC_SLICE_WORDS;
         const uint px = rest / NHWC_SLICE_WORDS, tileWord = slice * NHWC_SLICE_WORDS + rest % NHWC_SLICE_WORDS;
         const uint at = px * PLANE_WORDS + tileWord * 4, word = c0 / 8 + tileWord;
-        const uint row = px / IN_W, to = row * IN_W + nhwcColumn(px - row * IN_W, uint(STRIDE_W));
-        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, to, IN_HW) + word % NHWC_SLICE_WORDS] =
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, packedPosition(px), IN_HW) + word % NHWC_SLICE_WORDS] =
             uvec4(sPlane[at], sPlane[at + 1], sPlane[at + 2], sPlane[at + 3]);
     }
 }
@@ -163,11 +170,8 @@ void main() {
     [[unroll]] for (uint i = 0; i < TILE_PIXELS * TILE_WORDS / 256; ++i) {
         const uint item = i * 256 + tid, px = item / TILE_WORDS, w = item % TILE_WORDS;
         if (p0 + px >= pixels || w >= words) continue;
-        const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w, pixel = p - image * PACKED_HW;
-        // The subsampled image is read at stride 1: its columns in one phase.
-        const uint row = pixel / IN_W;
-        const uint to = SUBSAMPLE ? pixel : row * IN_W + nhwcColumn(pixel - row * IN_W, uint(STRIDE_W));
-        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, to, PACKED_HW) + word % NHWC_SLICE_WORDS] =
-            sWords[wordSlot(px, w)];
+        const uint p = p0 + px, image = p / PACKED_HW, word = c0 / 8 + w;
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, packedPosition(p - image * PACKED_HW), PACKED_HW) +
+                    word % NHWC_SLICE_WORDS] = sWords[wordSlot(px, w)];
     }
 }
