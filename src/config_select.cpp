@@ -185,17 +185,23 @@ bool anyCandidate(Path path, const DeviceInfo& d, const ConvProblem& p) {
 
 }  // namespace
 
+TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    TileGrid g;
+    g.mTiles = std::ceil(double(p.gemmM()) / c.bm);
+    g.nTiles = std::ceil(double(p.gemmN()) / c.bn);
+    g.workgroups = g.mTiles * g.nTiles * double(p.groups);
+    g.slots = d.isCpu() ? 16.0 : 512.0;
+    return g;
+}
+
 double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (c.groupedDirect()) return groupedDirectCost(c, d, p);
-    const double m = double(p.gemmM()), n = double(p.gemmN()), k = double(p.gemmK());
-    const double mTiles = std::ceil(m / c.bm), nTiles = std::ceil(n / c.bn);
-    const double kPadded = std::ceil(k / c.bk) * c.bk;
+    const TileGrid grid = tileGrid(c, d, p);
+    const double mTiles = grid.mTiles, nTiles = grid.nTiles, workgroups = grid.workgroups, slots = grid.slots;
+    const bool underfilled = grid.underfilled();
+    const double kPadded = std::ceil(double(p.gemmK()) / c.bk) * c.bk;
     // Work actually done, edge tiles included.
     double work = mTiles * c.bm * nTiles * c.bn * kPadded * double(p.groups);
-    // Too few workgroups leave compute units idle.
-    const double workgroups = mTiles * nTiles * double(p.groups);
-    const double slots = d.isCpu() ? 16.0 : 512.0;
-    const bool underfilled = workgroups < slots;
     // Shape factors, calibrated on the H200 (bench/history/gather-kernel.md, 2026-11-21: alexnet1 over 2,500
     // configurations, then the benchmark's 30 layers): the A gather and its latency dominate,
     // not the matrix units, so small warp tiles, one stage and the gather loader win.

@@ -22,6 +22,16 @@ inline constexpr uint32_t kTilesPerWorkgroupChoices[] = {1, 2, 4, 8, 16, 32, 64,
 std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& device,
                                            const ConvProblem& problem);
 
+// The grid of BM x BN tiles a cooperative-matrix or fp32 GEMM configuration launches over a
+// problem (each group its own), against the workgroups the device runs at once: a grid smaller
+// than that leaves compute units idle, and the cost models charge it the idle slots.
+struct TileGrid {
+    double mTiles = 0, nTiles = 0, workgroups = 0, slots = 0;
+    bool underfilled() const { return workgroups < slots; }
+    double underfill() const { return underfilled() ? slots / workgroups : 1.0; }
+};
+TileGrid tileGrid(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
 // Estimated relative cost of running the problem with a configuration (lower is better).
 double heuristicCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 

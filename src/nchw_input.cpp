@@ -1,8 +1,8 @@
 #include "nchw_input.hpp"
 
 #include <algorithm>
-#include <cmath>
 
+#include "config_select.hpp"  // tileGrid
 #include "nhwc_input.hpp"
 
 namespace vkconv::detail {
@@ -43,11 +43,9 @@ uint32_t nchwRegisterEstimate(const KernelConfig& c, const ConvProblem& p) {
 }
 
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    const double mTiles = std::ceil(double(p.gemmM()) / c.bm), nTiles = std::ceil(double(p.gemmN()) / c.bn);
-    const double work = mTiles * c.bm * nTiles * c.bn * nhwcChannels(p, c.bk);
-    const double workgroups = mTiles * nTiles;
-    const double slots = d.isCpu() ? 16.0 : 512.0;
-    const double underfill = workgroups < slots ? slots / workgroups : 1.0;
+    const TileGrid grid = tileGrid(c, d, p);
+    const double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk);
+    const double underfill = grid.underfill();
     const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
     // On a CPU device the matrix units are emulated and the pipeline compile dominates: the
     // fewest fragments a subgroup, as for the channels-last loader, which this one beats by

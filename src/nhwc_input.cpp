@@ -1,8 +1,8 @@
 #include "nhwc_input.hpp"
 
 #include <algorithm>
-#include <cmath>
 
+#include "config_select.hpp"  // tileGrid
 #include "nchw_input.hpp"  // nchwVectorLoads: where the NCHW loader reads pixels one at a time
 
 namespace vkconv::detail {
@@ -84,18 +84,15 @@ double channelsLastTileFactor(const KernelConfig& c) {
 }
 
 double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    const double mTiles = std::ceil(double(p.gemmM()) / c.bm), nTiles = std::ceil(double(p.gemmN()) / c.bn);
-    const double workgroups = mTiles * nTiles;
-    const double slots = d.isCpu() ? 16.0 : 512.0;
-    const bool underfilled = workgroups < slots;
+    const TileGrid grid = tileGrid(c, d, p);
     // Work on the padded K (C rounded up to BK per tap).
     const double kNhwc = double(p.kernelH * p.kernelW) * nhwcChannels(p, c.bk);
-    const double work = mTiles * c.bm * nTiles * c.bn * kNhwc;
+    const double work = grid.mTiles * c.bm * grid.nTiles * c.bn * kNhwc;
     const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
     if (d.isCpu()) {
         // On a CPU device the matrix units are emulated and the pipeline compile dominates:
         // the fewest fragments a subgroup.
-        return work * (1.0 + fragM * fragN / 4.0) * (underfilled ? slots / workgroups : 1.0);
+        return work * (1.0 + fragM * fragN / 4.0) * grid.underfill();
     }
     // Calibrated on the H200 (bench/history/general-path.md, kernel-lab over the channels-last
     // configurations of four layers): 128x128x32 with 4 subgroups (255 registers) or
@@ -206,8 +203,8 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048)) ? 0.8
                                                                                                           : 3.0;
     // Unmeasured where the grid cannot fill the GPU (batch 1): the gather kernel keeps it.
-    if (underfilled) factor *= 2.0;
-    return work * factor * (underfilled ? slots / workgroups : 1.0);
+    if (grid.underfilled()) factor *= 2.0;
+    return work * factor * grid.underfill();
 }
 
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
