@@ -34,7 +34,7 @@ const uint TILE_WORDS = TILE_CHANNELS / 8;
 const uint GROUPS = TILE_PIXELS / 4;  // the first phase's groups of 4 pixels
 layout(constant_id = 63) const bool SUBSAMPLE = false;
 // WHOLE_PLANES (small planes that are not whole 16-byte words, src/nhwc_input.cpp): a workgroup
-// packs TILE_CHANNELS whole planes of one image instead, packWholePlanes below.
+// packs PLANE_CHANNELS whole planes of one image instead, packWholePlanes below.
 layout(constant_id = 66) const bool WHOLE_PLANES = false;
 // [pixel][word]: the tile's output words, each pixel's words swizzled (wordSlot).
 shared uvec4 sWords[WHOLE_PLANES ? 1 : TILE_PIXELS * TILE_WORDS];
@@ -95,23 +95,30 @@ vec4 loadPixels(uint p0, uint group, uint c, uint pixels) {
     return saturate(v);
 }
 
-// WHOLE_PLANES: the TILE_CHANNELS planes of one image that a workgroup packs are one contiguous
+// WHOLE_PLANES: the PLANE_CHANNELS planes of one image that a workgroup packs are one contiguous
 // run of the input, read in order (consecutive lanes, consecutive pixels of a channel pair's
 // planes), so that each load instruction reads whole cache lines, where 32-pixel tiles of planes
-// that are not whole 16-byte words read 8 pixels of each channel a load. [pixel][channel pair]
-// as half pairs, each pixel's row PLANE_WORDS words long, an odd number: the lanes' stores of
+// that are not whole 16-byte words read 8 pixels of each channel a load. Each thread issues all
+// its loads (at most 8: 64 channels of 7x7 planes, 16 of 14x14) before it stores any. (On the
+// H200, 14x14 planes in four batches of 8, one after another, packed at half the 32-pixel
+// tiles' speed, and in one batch at 1.2x it: src/nhwc_input.cpp.) [pixel][channel pair] as half
+// pairs, each pixel's row PLANE_WORDS words long, an odd number: the lanes' stores of
 // consecutive pixels then fall in consecutive banks.
-const uint PLANE_WORDS = TILE_CHANNELS / 2 + 1;
+const uint PLANE_CHANNELS = IN_HW <= 64 ? 64 : IN_HW <= 128 ? 32 : 16;  // nhwcWholePlaneChannels
+const uint PLANE_WORDS = PLANE_CHANNELS / 2 + 1;
 shared uint sPlane[WHOLE_PLANES ? IN_HW * PLANE_WORDS : 1];
-const uint PLANE_ITEMS = TILE_CHANNELS / 2 * IN_HW;  // (channel pair, pixel) items of a tile
-const uint PLANE_BATCH = 8;                         // items a thread has in flight
+const uint PLANE_ITEMS = PLANE_CHANNELS / 2 * IN_HW;  // (channel pair, pixel) items of a tile
+const uint PLANE_LOADS = (PLANE_ITEMS + 255) / 256;   // items a thread
+const uint PLANE_BATCH = PLANE_LOADS < 8 ? PLANE_LOADS : 8;
+// The tile's 16-byte words of one channel slice: a whole slice, or the tile's part of one.
+const uint RUN_WORDS = PLANE_CHANNELS / 8 < NHWC_SLICE_WORDS ? PLANE_CHANNELS / 8 : NHWC_SLICE_WORDS;
 
 void packWholePlanes() {
     const uint images = chunk.m_rows / OUT_HW;
-    const uint channelTiles = (NHWC_C + TILE_CHANNELS - 1) / TILE_CHANNELS;
+    const uint channelTiles = (NHWC_C + PLANE_CHANNELS - 1) / PLANE_CHANNELS;
     const uint id = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     if (id >= images * channelTiles) return;
-    const uint image = id / channelTiles, c0 = (id - image * channelTiles) * TILE_CHANNELS;
+    const uint image = id / channelTiles, c0 = (id - image * channelTiles) * PLANE_CHANNELS;
     const uint tid = gl_LocalInvocationIndex;
     const uint first = chunk.in_offset + (image * C_TOTAL + c0) * IN_HW;  // channel c0's pixel 0
     for (uint base = 0; base < PLANE_ITEMS; base += 256 * PLANE_BATCH) {
@@ -129,11 +136,11 @@ void packWholePlanes() {
     }
     barrier();
     // Each 16-byte word of the tile to its place: consecutive lanes, consecutive words of one
-    // channel slice's run of the packed image.
-    const uint words = min(TILE_CHANNELS, NHWC_C - c0) / 8;
+    // channel slice's run of the packed image (RUN_WORDS words a pixel; c0 starts a run).
+    const uint words = min(PLANE_CHANNELS, NHWC_C - c0) / 8;
     for (uint item = tid; item < words * IN_HW; item += 256) {
-        const uint slice = item / (IN_HW * NHWC_SLICE_WORDS), rest = item - slice * IN_HW * NHWC_SLICE_WORDS;
-        const uint px = rest / NHWC_SLICE_WORDS, tileWord = slice * NHWC_SLICE_WORDS + rest % NHWC_SLICE_WORDS;
+        const uint run = item / (IN_HW * RUN_WORDS), rest = item - run * IN_HW * RUN_WORDS;
+        const uint px = rest / RUN_WORDS, tileWord = run * RUN_WORDS + rest % RUN_WORDS;
         const uint at = px * PLANE_WORDS + tileWord * 4, word = c0 / 8 + tileWord;
         packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, packedPosition(px), IN_HW) + word % NHWC_SLICE_WORDS] =
             uvec4(sPlane[at], sPlane[at + 1], sPlane[at + 2], sPlane[at + 3]);

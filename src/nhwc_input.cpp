@@ -24,14 +24,23 @@ ConvProblem nhwcPackedProblem(const ConvProblem& p) {
 }
 
 bool nhwcPacksWholePlanes(const ConvProblem& p) {
-    // Where planes are not whole 16-byte words, 32-pixel tiles read 8 pixels of a channel a
-    // load. On the H200 (kernel-lab, bench/RESULTS.md), whole planes on 7x7 images: ResNet-50's
-    // 2048->512 1x1 pass 0.193 -> 0.145 ms (the layer 0.620 -> 0.573), 3x3/512's 0.094 -> 0.076,
-    // 512->2048's 0.049 -> 0.040. On 14x14 planes, whole words, the tiles' 16-byte loads kept a 2x
-    // lead (3x3/512 s2's pass 0.177 against 0.331, 3x3/256's 0.089 against 0.168). Up to 64
-    // pixels, 8.4 KB of shared memory a workgroup; larger planes are not measured.
+    // A workgroup then reads whole planes of one image, one contiguous run, its loads all in
+    // flight at once (shaders/pack_input_nhwc_f16.comp); 32-pixel tiles read 8 pixels of a
+    // channel a load where planes are not whole 16-byte words, 32 where they are. On the H200
+    // (kernel-lab, bench/RESULTS.md): on 7x7 planes ResNet-50's 2048->512 1x1 pass 0.193 -> 0.145
+    // ms (the layer 0.620 -> 0.573), 3x3/512's 0.094 -> 0.076, 512->2048's 0.049 -> 0.040; on
+    // 14x14 planes 3x3/512 s2's 0.177 -> 0.144 (the layer 1.008 -> 0.979), 3x3/256's 0.090 ->
+    // 0.075. On 28x28 planes (25 loads a thread, 28 KB of shared memory) it lost: 3x3/128's pass
+    // 0.086 -> 0.121, 3x3/256 s2's 0.172 -> 0.236.
     const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width);
-    return !nhwcSubsamples(p) && pixels % 4 != 0 && pixels <= 64;
+    return !nhwcSubsamples(p) && pixels <= 256;
+}
+
+uint32_t nhwcWholePlaneChannels(const ConvProblem& p) {
+    // As many as keep a workgroup's tile within 2048 (channel pair, pixel) items, 8 loads a
+    // thread: 64 channels of 7x7 planes, 16 of 14x14 (two 16-byte words a pixel, one sector).
+    const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width);
+    return pixels <= 64 ? 64 : pixels <= 128 ? 32 : 16;
 }
 
 uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
@@ -279,8 +288,9 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     // shaders/pack_input_nhwc_f16.comp: one workgroup per 32 packed pixels x 64 channels, or
     // per image and 64 channels.
     const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
-    k.packWorkgroups = [pixels, channelTiles, wholePlanes](uint64_t images) {
-        return wholePlanes ? images * channelTiles : (images * pixels + 31) / 32 * channelTiles;
+    const uint64_t planeTiles = (channels + nhwcWholePlaneChannels(p) - 1) / nhwcWholePlaneChannels(p);
+    k.packWorkgroups = [pixels, channelTiles, planeTiles, wholePlanes](uint64_t images) {
+        return wholePlanes ? images * planeTiles : (images * pixels + 31) / 32 * channelTiles;
     };
     return k;
 }

@@ -23,9 +23,11 @@ uint32_t nhwcChannels(const ConvProblem& problem, uint32_t bk);
 // padding reads one pixel in stride_h x stride_w, so its packed image is the output's size and
 // the conv on it has stride 1.
 bool nhwcSubsamples(const ConvProblem& problem);
-// Whether the packing pass takes whole planes a workgroup (64 channels of one image) instead of
-// tiles of 32 pixels: small planes, not subsampled.
+// Whether the packing pass takes whole planes a workgroup (nhwcWholePlaneChannels channels of one
+// image) instead of tiles of 32 pixels: planes of up to 256 pixels, not subsampled.
 bool nhwcPacksWholePlanes(const ConvProblem& problem);
+// The channels of one image a whole-plane packing workgroup takes (its PLANE_CHANNELS).
+uint32_t nhwcWholePlaneChannels(const ConvProblem& problem);
 // The problem the channels-last kernel computes on the packed image: `problem` itself, or with
 // nhwcSubsamples the stride-1 1x1 convolution over the output-sized image.
 ConvProblem nhwcPackedProblem(const ConvProblem& problem);

@@ -45,7 +45,8 @@ ConvProblem problem(int64_t c, int64_t hw, int64_t k, int64_t kernel, int64_t st
 std::vector<SliceCase> sliceCases() {
     std::vector<SliceCase> out;
     // 40 channels: three slices of 16 (8 padding channels), two of 32 (24), one of 64 (24; one
-    // slice has no taps-inner order).
+    // slice has no taps-inner order). Planes of 11 x 14 pixels: packed whole, 16 channels a
+    // workgroup (nhwcPacksWholePlanes), part of a slice where slices are 32 or 64 channels.
     const ConvProblem spatial = problem(40, 11, 24, 3, 2, 1, 2);
     for (uint32_t bk : {16u, 32u, 64u})
         for (bool tapsInner : {false, true})
@@ -55,9 +56,12 @@ std::vector<SliceCase> sliceCases() {
     // phases, read 8 rows to a word (conv2d_coopmat_nhwc.comp, A_WORD_MAJOR).
     const ConvProblem wide = problem(40, 18, 24, 3, 2, 1, 1);
     out.push_back({"3x3_s2_wide_bk16_taps_inner", wide, 16, true});
-    // Planes of 3 x 6 pixels, not whole 16-byte words: packed whole, 64 channels a workgroup
-    // (nhwcPacksWholePlanes), 40 of them here.
+    // Planes of 3 x 6 pixels, not whole 16-byte words: packed whole, 64 channels a workgroup,
+    // 40 of them here; of 8 x 11, 32 channels a workgroup, half a 64-channel slice; of 17 x 20,
+    // packed in tiles of 32 pixels at stride 1.
     out.push_back({"3x3_small_planes_bk16", problem(40, 3, 24, 3, 1, 1, 1), 16, false});
+    out.push_back({"3x3_planes_8x11_bk64", problem(40, 8, 24, 3, 1, 1, 1), 64, false});
+    out.push_back({"3x3_planes_17x20_bk16", problem(40, 17, 24, 3, 1, 1, 1), 16, false});
     // 24 channels: two slices of 16, one of 32; a strided 1x1 packs one pixel in four.
     const ConvProblem pointwise = problem(24, 10, 16, 1, 2, 0, 1);
     for (uint32_t bk : {16u, 32u}) out.push_back({"1x1_s2_bk" + std::to_string(bk), pointwise, bk, false});
