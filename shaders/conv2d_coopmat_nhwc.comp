@@ -206,6 +206,23 @@ void multiplyHeldSlice(bool next, uint nextStage, uint warpM, uint warpN) {
     }
 }
 
+// acc += slice t, from stage `stage` (= t % 2) or, with FRAGMENT_PREFETCH, from the held
+// fragments, which then take slice t+1's from the other stage.
+void multiplyStep(uint t, uint stage, uint warpM, uint warpN) {
+    if (FRAGMENT_PREFETCH)
+        multiplyHeldSlice(t + 1 < SLICES, 1 - stage, warpM, warpN);
+    else
+        multiplySlice(stage, warpM, warpN);
+}
+
+// Slice s (in the register set a, b) into stage `stage` (= s % 2), a barrier, then the set's
+// loads of slice s + 2.
+void advance(uint s, uint stage, inout A_REG a[A_PER_THREAD], inout uvec4 b[B_PER_THREAD]) {
+    if (s < SLICES) storeSlice(stage, a, b);
+    barrier();
+    if (s + 2 < SLICES) loadSlice(s + 2, a, b);
+}
+
 void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint m = tileM0 + mLocal, n = nTile * BN + nLocal;
     if (m >= chunk.m_rows || n >= K_TOTAL) return;
@@ -291,41 +308,25 @@ void main() {
             coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
                         gl_CooperativeMatrixLayoutRowMajor);
 
+    // Two slices per iteration, so that which register set holds which slice is known at
+    // compile time (an array indexed by the iteration would live in local memory): slice s is
+    // in set s % 2 and goes to stage s % 2. Slice t multiplies out of stage t % 2 while the next
+    // slice is stored to the other; after the barrier, the set just stored takes the slice two
+    // on. With FRAGMENT_PREFETCH slice t is multiplied from the held fragments while slice t+1's
+    // are loaded from stage (t+1) % 2, so stage t % 2 is free once every subgroup passed the
+    // barrier before it: the slice stored is t+2, one further ahead.
     if (FRAGMENT_PREFETCH) {
         loadHeldFragments(0, warpM, warpN);
-        if (SLICES > 1) storeSlice(1, a1, b1);
-        barrier();  // slice 1 is in stage 1; every subgroup holds slice 0's fragments: stage 0 is free
-        if (SLICES > 3) loadSlice(3, a1, b1);
-        // Slice t is multiplied from the held fragments while slice t+1's are loaded from stage
-        // (t+1) % 2, and slice t+2 goes to stage t % 2, whose fragments every subgroup took before
-        // the last barrier. After the barrier, the register set just stored takes slice t+4.
-        for (uint t = 0; t < SLICES; t += 2) {
-            multiplyHeldSlice(t + 1 < SLICES, 1, warpM, warpN);
-            if (t + 2 < SLICES) storeSlice(0, a0, b0);
-            barrier();
-            if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
-            if (t + 1 >= SLICES) break;
-            multiplyHeldSlice(t + 2 < SLICES, 0, warpM, warpN);
-            if (t + 3 < SLICES) storeSlice(1, a1, b1);
-            barrier();
-            if (t + 5 < SLICES) loadSlice(t + 5, a1, b1);
-        }
-    } else {
-        // Two slices per iteration, so that which register set holds which slice is known at
-        // compile time (an array indexed by the iteration would live in local memory). Slice t
-        // multiplies out of stage t % 2 while slice t+1 is stored to the other stage; after the
-        // barrier, the register set just stored takes slice t+3.
-        for (uint t = 0; t < SLICES; t += 2) {
-            multiplySlice(0, warpM, warpN);
-            if (t + 1 < SLICES) storeSlice(1, a1, b1);
-            barrier();
-            if (t + 3 < SLICES) loadSlice(t + 3, a1, b1);
-            if (t + 1 >= SLICES) break;
-            multiplySlice(1, warpM, warpN);
-            if (t + 2 < SLICES) storeSlice(0, a0, b0);
-            barrier();
-            if (t + 4 < SLICES) loadSlice(t + 4, a0, b0);
-        }
+        advance(1, 1, a1, b1);  // slice 1 into stage 1; every subgroup holds slice 0's fragments
+    }
+    for (uint t = 0; t < SLICES; t += 2) {
+        multiplyStep(t, 0, warpM, warpN);
+        if (FRAGMENT_PREFETCH) advance(t + 2, 0, a0, b0);
+        else advance(t + 1, 1, a1, b1);
+        if (t + 1 >= SLICES) break;
+        multiplyStep(t + 1, 1, warpM, warpN);
+        if (FRAGMENT_PREFETCH) advance(t + 3, 1, a1, b1);
+        else advance(t + 2, 0, a0, b0);
     }
     // The loop ends with a barrier after the last multiply: the stages are free.
 #ifndef VKCONV_NCHW_INPUT
