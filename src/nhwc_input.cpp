@@ -23,24 +23,16 @@ ConvProblem nhwcPackedProblem(const ConvProblem& p) {
     return q;
 }
 
-bool nhwcPacksWholePlanes(const ConvProblem& p) {
-    // A workgroup then reads whole planes of one image, one contiguous run, its loads all in
-    // flight at once (shaders/pack_input_nhwc_f16.comp); 32-pixel tiles read 8 pixels of a
-    // channel a load where planes are not whole 16-byte words, 32 where they are. On the H200
-    // (kernel-lab, bench/RESULTS.md): on 7x7 planes ResNet-50's 2048->512 1x1 pass 0.193 -> 0.145
-    // ms (the layer 0.620 -> 0.573), 3x3/512's 0.094 -> 0.076, 512->2048's 0.049 -> 0.040; on
-    // 14x14 planes 3x3/512 s2's 0.177 -> 0.144 (the layer 1.008 -> 0.979), 3x3/256's 0.090 ->
-    // 0.075. On 28x28 planes (25 loads a thread, 28 KB of shared memory) it lost: 3x3/128's pass
-    // 0.086 -> 0.121, 3x3/256 s2's 0.172 -> 0.236.
-    const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width);
-    return !nhwcSubsamples(p) && pixels <= 256;
+uint32_t nhwcPackParts(const ConvProblem& p) {
+    const ConvProblem q = nhwcPackedProblem(p);
+    return uint32_t((uint64_t(q.height) * uint64_t(q.width) + 255) / 256);
 }
 
-uint32_t nhwcWholePlaneChannels(const ConvProblem& p) {
-    // As many as keep a workgroup's tile within 2048 (channel pair, pixel) items, 8 loads a
-    // thread: 64 channels of 7x7 planes, 16 of 14x14 (two 16-byte words a pixel, one sector).
-    const uint64_t pixels = uint64_t(p.height) * uint64_t(p.width);
-    return pixels <= 64 ? 64 : pixels <= 128 ? 32 : 16;
+uint32_t nhwcPackChannels(const ConvProblem& p) {
+    const ConvProblem q = nhwcPackedProblem(p);
+    const uint64_t parts = nhwcPackParts(p);
+    const uint64_t partPixels = (uint64_t(q.height) * uint64_t(q.width) + parts - 1) / parts;
+    return partPixels <= 64 ? 64 : partPixels <= 128 ? 32 : 16;
 }
 
 uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
@@ -73,10 +65,6 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d, const std::string& loa
 std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
     if (std::string why = channelsLastKernelRules(c, p, "the channels-last loader"); !why.empty()) return why;
-    // Its packing pass reads the planes 16 bytes at a time where a plane is a whole number of
-    // words and it keeps every pixel.
-    if (!nhwcSubsamples(p) && uint64_t(p.height) * uint64_t(p.width) % 4 == 0)
-        if (std::string why = vectorInputAlignmentRule(d, "the channels-last packing pass"); !why.empty()) return why;
     // The packed input of one image is bound as (part of) one buffer range, and word indices
     // are 32-bit in the shader.
     const uint64_t image = nhwcImageBytes(p, c.bk);
@@ -239,7 +227,6 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
     e.push_back({63, offsetof(PackNhwcKernelSpec, subsample), sizeof(VkBool32)});
     e.push_back({64, offsetof(PackNhwcKernelSpec, slice), 4});
-    e.push_back({66, offsetof(PackNhwcKernelSpec, wholePlanes), sizeof(VkBool32)});
     return e;
 }
 
@@ -281,17 +268,12 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
-    const bool wholePlanes = nhwcPacksWholePlanes(p);
-    const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk,
-                                  wholePlanes ? VK_TRUE : VK_FALSE};
+    const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk};
     k.packInput = pipelineKey("pack_input_nhwc_f16", pack);
-    // shaders/pack_input_nhwc_f16.comp: one workgroup per 32 packed pixels x 64 channels, or
-    // per image and 64 channels.
-    const uint64_t pixels = uint64_t(packed.height) * uint64_t(packed.width), channelTiles = (channels + 63) / 64;
-    const uint64_t planeTiles = (channels + nhwcWholePlaneChannels(p) - 1) / nhwcWholePlaneChannels(p);
-    k.packWorkgroups = [pixels, channelTiles, planeTiles, wholePlanes](uint64_t images) {
-        return wholePlanes ? images * planeTiles : (images * pixels + 31) / 32 * channelTiles;
-    };
+    // shaders/pack_input_nhwc_f16.comp: one workgroup per image, part of a plane and
+    // nhwcPackChannels channels.
+    const uint64_t workgroups = uint64_t(nhwcPackParts(p)) * ((channels + nhwcPackChannels(p) - 1) / nhwcPackChannels(p));
+    k.packWorkgroups = [workgroups](uint64_t images) { return images * workgroups; };
     return k;
 }
 

@@ -23,11 +23,11 @@ uint32_t nhwcChannels(const ConvProblem& problem, uint32_t bk);
 // padding reads one pixel in stride_h x stride_w, so its packed image is the output's size and
 // the conv on it has stride 1.
 bool nhwcSubsamples(const ConvProblem& problem);
-// Whether the packing pass takes whole planes a workgroup (nhwcWholePlaneChannels channels of one
-// image) instead of tiles of 32 pixels: planes of up to 256 pixels, not subsampled.
-bool nhwcPacksWholePlanes(const ConvProblem& problem);
-// The channels of one image a whole-plane packing workgroup takes (its PLANE_CHANNELS).
-uint32_t nhwcWholePlaneChannels(const ConvProblem& problem);
+// The packing pass's workgroups each take one part of the packed image's planes (whole planes up
+// to 256 pixels, else the parts of at most 256 pixels that this many divide them into) and this
+// many channels of one image (shaders/pack_input_nhwc_f16.comp: PLANE_PARTS, PLANE_CHANNELS).
+uint32_t nhwcPackParts(const ConvProblem& problem);
+uint32_t nhwcPackChannels(const ConvProblem& problem);
 // The problem the channels-last kernel computes on the packed image: `problem` itself, or with
 // nhwcSubsamples the stride-1 1x1 convolution over the output-sized image.
 ConvProblem nhwcPackedProblem(const ConvProblem& problem);
@@ -40,10 +40,10 @@ uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 // empty if `config` keeps them, else why not, naming `loader`.
 std::string channelsLastKernelRules(const KernelConfig& config, const ConvProblem& problem, const std::string& loader);
 
-// The 16-byte input reads of the NCHW loader and of the channels-last packing pass need each
-// chunk's first element 16-byte aligned: chunks start at whole images (a multiple of 16 bytes where
-// those reads are made) and bound ranges at a multiple of minStorageBufferOffsetAlignment, which
-// Vulkan makes a power of two. Empty if the device's is one, else why not, naming `loader`.
+// The NCHW loader's 16-byte input reads need each chunk's first element 16-byte aligned: chunks
+// start at whole images (a multiple of 16 bytes where those reads are made) and bound ranges at a
+// multiple of minStorageBufferOffsetAlignment, which Vulkan makes a power of two. Empty if the
+// device's is one, else why not, naming `loader`.
 std::string vectorInputAlignmentRule(const DeviceInfo& device, const std::string& loader);
 
 // Empty if `config` (aLoader Nhwc) can run `problem` as far as the loader is concerned, else why
@@ -79,7 +79,6 @@ struct PackNhwcKernelSpec {
     uint32_t channels;    // id 60
     VkBool32 subsample;   // id 63: nhwcSubsamples
     uint32_t slice;       // id 64: the conv kernel's BK
-    VkBool32 wholePlanes;  // id 66: nhwcPacksWholePlanes
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -3,9 +3,9 @@
 // BK the candidates take, in both K orders, with padding channels in the last slice. The
 // correctness suite forces the heuristic's channels-last configuration, which has one BK a
 // problem; these cases run each BK on problems whose channels fill no slice evenly: a strided,
-// dilated, padded 3x3, a strided 3x3 with wider outputs (its packed columns in phases), a 3x3
-// on planes small enough to be packed whole, and a strided 1x1 (whose packing pass keeps one
-// pixel in four). Checked against the double-precision reference on fresh random inputs into a
+// dilated, padded 3x3, a strided 3x3 with wider outputs (its packed columns in phases), 3x3s
+// whose planes the packing pass takes with 64, 32 and 16 channels a workgroup, whole or in parts,
+// and a strided 1x1 (whose packing pass keeps one pixel in four). Checked against the double-precision reference on fresh random inputs into a
 // NaN-filled output with its guard (checkConvWith). Each is also run with fragment prefetch,
 // whose pipeline (fragments held across the barrier, the next slice's loaded during the
 // multiply) has its own start and end for one, two and several K slices and several k steps a
@@ -46,7 +46,7 @@ std::vector<SliceCase> sliceCases() {
     std::vector<SliceCase> out;
     // 40 channels: three slices of 16 (8 padding channels), two of 32 (24), one of 64 (24; one
     // slice has no taps-inner order). Planes of 11 x 14 pixels: packed whole, 16 channels a
-    // workgroup (nhwcPacksWholePlanes), part of a slice where slices are 32 or 64 channels.
+    // workgroup (nhwcPackChannels), part of a slice where slices are 32 or 64 channels.
     const ConvProblem spatial = problem(40, 11, 24, 3, 2, 1, 2);
     for (uint32_t bk : {16u, 32u, 64u})
         for (bool tapsInner : {false, true})
@@ -58,7 +58,7 @@ std::vector<SliceCase> sliceCases() {
     out.push_back({"3x3_s2_wide_bk16_taps_inner", wide, 16, true});
     // Planes of 3 x 6 pixels, not whole 16-byte words: packed whole, 64 channels a workgroup,
     // 40 of them here; of 8 x 11, 32 channels a workgroup, half a 64-channel slice; of 17 x 20,
-    // packed in tiles of 32 pixels at stride 1.
+    // in two parts of 170 pixels (nhwcPackParts), at stride 1.
     out.push_back({"3x3_small_planes_bk16", problem(40, 3, 24, 3, 1, 1, 1), 16, false});
     out.push_back({"3x3_planes_8x11_bk64", problem(40, 8, 24, 3, 1, 1, 1), 64, false});
     out.push_back({"3x3_planes_17x20_bk16", problem(40, 17, 24, 3, 1, 1, 1), 16, false});
