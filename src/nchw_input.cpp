@@ -7,6 +7,22 @@
 
 namespace vkconv::detail {
 
+namespace {
+
+// The 16-byte input reads need each chunk's first element 16-byte aligned: chunks start at whole
+// images (a multiple of 16 bytes where those reads are made) and bound ranges at a multiple of
+// minStorageBufferOffsetAlignment, which Vulkan makes a power of two. Empty if the device's is
+// one, else why not.
+std::string vectorInputAlignmentRule(const DeviceInfo& d) {
+    const uint64_t align = d.minStorageBufferOffsetAlignment;
+    if (align > 16 && (align & (align - 1)))
+        return "the NCHW loader reads 16-byte words of the input, but minStorageBufferOffsetAlignment " +
+               std::to_string(align) + " is not a power of two";
+    return "";
+}
+
+}  // namespace
+
 std::string nchwProblemSupport(const ConvProblem& p) {
     if (p.kernelH != 1 || p.kernelW != 1 || p.padH != 0 || p.padW != 0 || p.groups != 1)
         return "the NCHW loader serves 1x1 kernels with padding 0 and groups 1";
@@ -22,7 +38,7 @@ std::string nchwCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
     // The channels past C are masked loads, but still matrix work (the family's padding rule).
     if (std::string why = channelsLastKernelRules(c, p, "the NCHW loader"); !why.empty()) return why;
     if (c.bm % 4) return "the NCHW loader needs BM a multiple of 4 (runs of 4 pixels)";
-    if (nchwVectorLoads(p)) return vectorInputAlignmentRule(d, "the NCHW loader");
+    if (nchwVectorLoads(p)) return vectorInputAlignmentRule(d);
     return "";
 }
 

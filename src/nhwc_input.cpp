@@ -54,14 +54,6 @@ std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p,
     return "";
 }
 
-std::string vectorInputAlignmentRule(const DeviceInfo& d, const std::string& loader) {
-    const uint64_t align = d.minStorageBufferOffsetAlignment;
-    if (align > 16 && (align & (align - 1)))
-        return loader + " reads 16-byte words of the input, but minStorageBufferOffsetAlignment " +
-               std::to_string(align) + " is not a power of two";
-    return "";
-}
-
 std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (p.groups != 1) return "the channels-last loader serves groups = 1 only";
     if (std::string why = channelsLastKernelRules(c, p, "the channels-last loader"); !why.empty()) return why;

@@ -40,12 +40,6 @@ uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 // empty if `config` keeps them, else why not, naming `loader`.
 std::string channelsLastKernelRules(const KernelConfig& config, const ConvProblem& problem, const std::string& loader);
 
-// The NCHW loader's 16-byte input reads need each chunk's first element 16-byte aligned: chunks
-// start at whole images (a multiple of 16 bytes where those reads are made) and bound ranges at a
-// multiple of minStorageBufferOffsetAlignment, which Vulkan makes a power of two. Empty if the
-// device's is one, else why not, naming `loader`.
-std::string vectorInputAlignmentRule(const DeviceInfo& device, const std::string& loader);
-
 // Empty if `config` (aLoader Nhwc) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
