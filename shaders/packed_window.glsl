@@ -1,5 +1,4 @@
-// The packed A iterator's window, shared by the two packed conv kernels (conv2d_coopmat_packed.comp,
-// conv2d_coopmat_packed_breg.comp): a workgroup's BM GEMM rows are consecutive packed pixels of
+// The packed A iterator's window (conv2d_coopmat_packed_breg.comp): a workgroup's BM GEMM rows are consecutive packed pixels of
 // one image, so everything its A fragments read is one contiguous window of the packed image,
 // copied into shared memory with 16-byte loads; every A fragment is then a strided coopMatLoad
 // from it. Also the epilogue's side of the packed layout: packedOutputIndex(), storeAccumulator()

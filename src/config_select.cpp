@@ -111,25 +111,6 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                         c.subgroupSize = sg;
                         add(c);
                     }
-        // The packed loader with B staged slice by slice (BK rows of the tap-major K).
-        for (uint32_t sg : subgroupSizes)
-            for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
-                for (uint32_t bk : {16u, 32u, 48u})
-                    for (uint32_t wm : {1u, 2u, 4u, 6u, 8u})
-                        for (uint32_t wn : {1u, 2u, 3u, 4u})
-                            for (uint32_t bm : {32u, 64u, 96u, 128u, 192u, 256u})
-                                for (uint32_t stages : {1u, 2u}) {
-                                    if (!packable || bk % shape.k) continue;
-                                    KernelConfig c;
-                                    c.path = path;
-                                    c.aLoader = ALoader::Packed;
-                                    c.bm = bm, c.bn = bn, c.bk = bk;
-                                    c.warpsM = wm, c.warpsN = wn;
-                                    c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
-                                    c.stages = stages;
-                                    c.subgroupSize = sg;
-                                    add(c);
-                                }
         for (uint32_t sg : subgroupSizes)
             for (uint32_t bn : {16u, 32u, 48u, 64u, 96u, 128u})
                 for (uint32_t bk : {16u, 32u, 64u})
@@ -211,27 +192,22 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // stride-1 kernel's padded rows.
         const PackedInputLayout l = packedInputLayout(p, c.bm, c.bk, c.mmaK);
         work = double(p.batch) * l.tilesPerImage * c.bm * nTiles * c.bn * l.gemmK;
-        // Calibrated on the H200 (bench/history/packed-input-kernel.md, 2026-11-21, alexnet1): B in registers with
-        // 2 fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); staged B trailed
-        // (1.47 ms; 0.73 when its epilogue shared the window); 16x8 instruction shapes were
-        // 1.3x slower.
+        // Calibrated on the H200 (bench/history/packed-input-kernel.md, 2026-11-21, alexnet1): 2
+        // fragment rows a subgroup and 8+ tiles a workgroup won (0.66 ms); 16x8 instruction
+        // shapes were 1.3x slower.
         const uint32_t fragM = c.bm / c.warpsM / c.mmaM;
-        factor = c.bRegisters ? 1.0 : 2.2;
-        factor *= fragM == 2 ? 1.0 : fragM == 1 ? 1.05 : 1.0 + 0.4 * (fragM - 2);
+        factor = fragM == 2 ? 1.0 : fragM == 1 ? 1.05 : 1.0 + 0.4 * (fragM - 2);
         // B in registers leaves little room: NVIDIA's compiler capped these kernels at 168
         // registers, and every one with 3+ fragment rows a subgroup spilled and took 2.9 ms
         // (pipeline statistics, bench/history/packed-input-kernel.md).
-        if (c.bRegisters && fragM > 2) factor *= 4.0;
-        if (c.bRegisters) {
-            // The workgroups take the M tiles in turn, tilesPerWorkgroup each. Measured on the
-            // H200 (bench/history/packed-input-kernel.md, tiles taken in turn): best at about 780 workgroups,
-            // whatever the batch (alexnet1 N=256: 32 tiles a workgroup, 0.535 ms; N=64: 8
-            // tiles, 0.153 ms);
-            // 2x, 4x, 8x as many: +3%, +8%, +20%; half as many: +20-25%.
-            const double workgroups = std::ceil(double(p.batch) * l.tilesPerImage / c.tilesPerWorkgroup) * nTiles;
-            const double ratio = workgroups / (1.5 * slots);
-            factor *= ratio >= 1.0 ? 1.0 + 0.03 * (ratio - 1.0) : 1.0 + 0.25 * (1.0 / ratio - 1.0);
-        }
+        if (fragM > 2) factor *= 4.0;
+        // The workgroups take the M tiles in turn, tilesPerWorkgroup each. Measured on the H200
+        // (bench/history/packed-input-kernel.md, tiles taken in turn): best at about 780
+        // workgroups, whatever the batch (alexnet1 N=256: 32 tiles a workgroup, 0.535 ms; N=64: 8
+        // tiles, 0.153 ms); 2x, 4x, 8x as many: +3%, +8%, +20%; half as many: +20-25%.
+        const double packedWorkgroups = std::ceil(double(p.batch) * l.tilesPerImage / c.tilesPerWorkgroup) * nTiles;
+        const double ratio = packedWorkgroups / (1.5 * slots);
+        factor *= ratio >= 1.0 ? 1.0 + 0.03 * (ratio - 1.0) : 1.0 + 0.25 * (1.0 / ratio - 1.0);
         factor *= c.mmaN >= 16 ? 1.0 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // the window is loaded once per N tile
         // NVIDIA's compiler sizes its register budget by how many workgroups fit

@@ -107,11 +107,9 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
     if (bm == 0) throw invalidArgument("config.bm", bm, "must be >= 1");
     if (bk == 0) throw invalidArgument("config.bk", bk, "must be >= 1");
     if (aLoader == ALoader::Packed) {
-        // shaders/packed_window.glsl: the window and the bias row; conv2d_coopmat_packed.comp
-        // adds the epilogue's fragment position table (coopmat_store_direct.glsl) and B's stages.
+        // shaders/packed_window.glsl: the window (which the epilogue reuses) and the bias row.
         const detail::PackedInputLayout layout = detail::packedInputLayout(p, bm, bk, mmaK);
-        return total(u128(detail::packedWindowWords(layout, *this)) * 16 + u128(bn) * 4 +
-                     (bRegisters ? 0 : u128(mmaM) * mmaN * 4 + u128(stages) * bk * (u128(bn) + 8) * 2));
+        return total(u128(detail::packedWindowWords(layout, *this)) * 16 + u128(bn) * 4);
     }
     // Must match shaders/conv2d_coopmat.comp: A ([k][m]) and B ([k][n]) stages in 16-bit, rows
     // padded by 8 elements, plus the epilogue's fragment position table (coopmat_store_direct.glsl).
@@ -213,6 +211,10 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     }
     if (c.aLoader == ALoader::Packed && (c.stages > 2 || c.bGlobal || c.sLanes != 1))
         return "the packed loader takes one or two stages, no bglobal, no lanes";
+    // Its kernel with B staged slice by slice took 2.3-3.2x the time of each layer's pick on the
+    // H200 (alexnet1, ResNet-50's conv1, VGG's conv1_1: bench/RESULTS.md) and was removed.
+    if (c.aLoader == ALoader::Packed && !c.bRegisters)
+        return "the packed loader keeps B in registers (bRegisters = true); it has no staged-B kernel";
     if ((c.bRegisters || c.tilesPerWorkgroup > 1) && c.aLoader != ALoader::Packed)
         return "B in registers and several tiles per workgroup need the packed loader";
     if (c.tilesPerWorkgroup == 0) return "tilesPerWorkgroup must be >= 1";

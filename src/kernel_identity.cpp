@@ -14,7 +14,7 @@ std::vector<std::string> kernelShaders(const KernelConfig& c) {
     switch (c.aLoader) {
         case ALoader::Gather: return {"conv2d_coopmat_f16"};
         case ALoader::Packed:
-            return {"pack_input_f16", c.bRegisters ? "conv2d_coopmat_packed_breg_f16" : "conv2d_coopmat_packed_f16"};
+            return {"pack_input_f16", "conv2d_coopmat_packed_breg_f16"};
         case ALoader::Nhwc: return {"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16"};
         case ALoader::Nchw: return {"conv2d_coopmat_nchw_f16"};
     }

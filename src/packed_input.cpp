@@ -56,7 +56,7 @@ uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
 
 uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& c) {
     const uint64_t window = layout.windowBytes(c.bm) / 16;
-    const uint64_t staged = c.bRegisters ? uint64_t(c.warpsN) * c.bm * (c.mmaN + 4) / 4 : 0;
+    const uint64_t staged = uint64_t(c.warpsN) * c.bm * (c.mmaN + 4) / 4;  // the epilogue's warp tiles
     return static_cast<uint32_t>(std::min<uint64_t>(std::max(window, staged), 1u << 26));
 }
 
@@ -122,7 +122,7 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     spec.windowWords = packedWindowWords(layout, c);
 
     PreparedKernel k;
-    k.pipeline = pipelineKey(c.bRegisters ? "conv2d_coopmat_packed_breg_f16" : "conv2d_coopmat_packed_f16", spec);
+    k.pipeline = pipelineKey("conv2d_coopmat_packed_breg_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));

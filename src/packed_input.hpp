@@ -53,11 +53,11 @@ struct PackInputKernelSpec {
 // also stages its epilogue there: WARPS_N warp tiles of BM rows x (MMA_N + 4) floats.
 uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& config);
 
-// shaders/conv2d_coopmat_packed.comp and conv2d_coopmat_packed_breg.comp
+// shaders/conv2d_coopmat_packed_breg.comp
 struct CoopMatPackedKernelSpec {
     CoopMatKernelSpec kernel;
     PackedInputSpec packed;
-    uint32_t tilesPerWorkgroup;  // id 58, B in registers only
+    uint32_t tilesPerWorkgroup;  // id 58
     uint32_t windowWords;        // id 59
     static std::vector<VkSpecializationMapEntry> entries();
 };

@@ -95,15 +95,16 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
             v.stages = uint32_t(int(current.stages) + delta);
             depth.push_back(v);
         }
-        // Where B lives: staged or global for the gather loader; staged or in registers for the
-        // packed one (whose workgroups then walk tilesPerWorkgroup tiles).
+        // Where B lives: staged or global for the gather loader. The other loaders' own
+        // alternative is the gather loader with the same tile (the packed one's, with B staged).
         KernelConfig otherB = current;
         if (current.aLoader == ALoader::Nhwc || current.aLoader == ALoader::Nchw) {
-            otherB.aLoader = ALoader::Gather;  // the channels-last loaders' own alternative
+            otherB.aLoader = ALoader::Gather;
             otherB.stages = 1;
         } else if (current.aLoader == ALoader::Packed) {
-            otherB.bRegisters = !current.bRegisters;
-            otherB.tilesPerWorkgroup = otherB.bRegisters ? 8 : 1;
+            otherB.aLoader = ALoader::Gather;
+            otherB.bRegisters = false;
+            otherB.tilesPerWorkgroup = 1;
         } else {
             otherB.bGlobal = !current.bGlobal;
         }

@@ -21,7 +21,6 @@ std::string variantName(Variant variant) {
         case Variant::Fast: return "fast";
         case Variant::FastFp32: return "fastfp32";
         case Variant::CoopMatBF16: return "bf16";
-        case Variant::Packed: return "packed";
         case Variant::PackedBRegisters: return "breg";
         case Variant::Nhwc: return "nhwc";
         case Variant::NhwcTapsInner: return "nhwctaps";
@@ -77,16 +76,15 @@ NchwConfig nchwVariantConfigKind(const std::string& problem) {
 
 // The variants that force an A loader (and B placement or K order) through loaderConfig().
 bool forcesLoader(Variant variant) {
-    return variant == Variant::Packed || variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
+    return variant == Variant::PackedBRegisters || variant == Variant::Nhwc ||
            variant == Variant::NhwcTapsInner || variant == Variant::Nchw;
 }
 
-// The forced-loader variants' configuration: the heuristic's best with that loader (and, packed,
-// that B placement; NCHW, the kind of configuration its problem checks).
+// The forced-loader variants' configuration: the heuristic's best with that loader (NCHW: the
+// kind of configuration its problem checks).
 std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem& named, Variant variant) {
     const ConvProblem& p = named.problem;
-    const bool packed = variant == Variant::Packed || variant == Variant::PackedBRegisters;
-    const bool bRegisters = variant == Variant::PackedBRegisters;
+    const bool packed = variant == Variant::PackedBRegisters;
     const ALoader loader = packed ? ALoader::Packed : variant == Variant::Nchw ? ALoader::Nchw : ALoader::Nhwc;
     const NchwConfig nchwKind = variant == Variant::Nchw ? nchwVariantConfigKind(named.name) : NchwConfig::None;
     // The channels-last kernel in each K order: the taps-inner one only where it differs (several
@@ -95,7 +93,7 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
     std::optional<KernelConfig> best = bestCandidate(Path::CoopMatF16, d, p, [&](const KernelConfig& c) {
-        return c.aLoader == loader && c.bRegisters == bRegisters && c.tapsInner == tapsInner &&
+        return c.aLoader == loader && c.tapsInner == tapsInner &&
                (nchwKind != NchwConfig::FewSubgroups || c.warpsM * c.warpsN == 4);
     });
     if (best && nchwKind == NchwConfig::ThinTile) {
@@ -105,7 +103,7 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     // Several M tiles a workgroup, a number that divides neither the tiles nor the grid, so that
     // the kernel's strided walk over the tiles and its early end are checked (the heuristic
     // gives the small test problems one tile a workgroup).
-    if (best && bRegisters) best->tilesPerWorkgroup = 3;
+    if (best && packed) best->tilesPerWorkgroup = 3;
     return best;
 }
 

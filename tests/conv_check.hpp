@@ -63,20 +63,20 @@ uint64_t coopMatCasesRan();
 // How a case picks its path: Precision::Fp32, Precision::Fast (the best cooperative-matrix path),
 // or the bf16 cooperative-matrix path forced through its heuristic configuration (registered
 // only on devices that have it besides f16, where Fast would never pick it).
-// Packed and PackedBRegisters force the packed-input loader (B staged, or B in registers) through
-// its best heuristic configuration; registered only where the device has cooperative matrices
-// and such a configuration fits the problem. Nhwc forces the channels-last loader (the general
+// PackedBRegisters forces the packed-input loader (B in registers) through its best heuristic
+// configuration; registered only where the device has cooperative matrices and such a
+// configuration fits the problem. Nhwc forces the channels-last loader (the general
 // kernel) the same way. Nchw forces the loader that reads 1x1 convolutions' NCHW input directly,
 // on the few problems nchwVariantConfigKind() names, each with the kind of configuration it checks.
 // FastFp32 is Precision::Fast where the suite expects the documented fallback to fp32: on a device
 // with cooperative matrices, a problem with fewer than 8 output channels per group (too few for
 // matrix-unit tiles). It is its own variant so that such a case is never counted as a fast pass;
 // a Fast case must run a cooperative-matrix kernel wherever the device lists f16 shapes.
-enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, Packed, PackedBRegisters, Nhwc, NhwcTapsInner, Nchw };
-constexpr Variant kAllVariants[] = {Variant::Fp32,   Variant::Fast,          Variant::FastFp32,
-                                    Variant::CoopMatBF16, Variant::Packed, Variant::PackedBRegisters,
-                                    Variant::Nhwc,   Variant::NhwcTapsInner, Variant::Nchw};
-// "fp32", "fast", "fastfp32", "bf16", "packed", "breg", "nhwc", "nhwctaps", "nchw": in test names
+enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, PackedBRegisters, Nhwc, NhwcTapsInner, Nchw };
+constexpr Variant kAllVariants[] = {Variant::Fp32, Variant::Fast,          Variant::FastFp32,
+                                    Variant::CoopMatBF16, Variant::PackedBRegisters,
+                                    Variant::Nhwc, Variant::NhwcTapsInner, Variant::Nchw};
+// "fp32", "fast", "fastfp32", "bf16", "breg", "nhwc", "nhwctaps", "nchw": in test names
 std::string variantName(Variant variant);
 // Whether a case of this variant stands for a cooperative-matrix kernel (all but fp32, fastfp32).
 bool expectsCoopMat(Variant variant);
@@ -112,7 +112,7 @@ struct ConvCase {
 void PrintTo(const ConvCase& c, std::ostream* os);
 
 // Every problem x every test device x {Fp32, Fast, CoopMatBF16 where the device has both f16 and
-// bf16 cooperative matrices, Packed and PackedBRegisters where a packed configuration fits}.
+// bf16 cooperative matrices, PackedBRegisters where a packed configuration fits}.
 // profile: the suite runs under it (the chunking suite's narrow limits); packed cases are
 // registered only where a packed configuration fits the device seen through it.
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems,
