@@ -7,6 +7,13 @@
 // Per K slice: threads load slice t+1 of A and B into registers, the subgroups multiply slice t
 // from shared memory, and the registers then go to the next stage: loading overlaps the matrix
 // work (STAGES = 2), or not (STAGES = 1, half the shared memory).
+//
+// Where it keeps its place beside the channels-last kernel (conv2d_coopmat_nhwc.comp), whose K
+// is C rounded up to a channel slice per tap: first layers of 3 channels, where that padding
+// and its packing pass cost more than gathering. On the H200 (kernel-lab, bench/RESULTS.md):
+// ResNet-50's conv1 0.527 ms against the channels-last kernel's best 1.239, VGG's conv1_1 0.190
+// against 0.352. It is also the kernel of grouped layers the matrix units can fill and of every
+// problem the other loaders cannot take.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
