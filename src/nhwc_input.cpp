@@ -191,11 +191,14 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (p.kernelH * p.kernelW == 1)
         factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048)) ? 0.8
                                                                                                           : 3.0;
-    // Where the grid cannot fill the GPU (batch 1), 32x64 tiles with 64-deep slices led: on
-    // ResNet-50's 3x3/256 at batch 1 (K 2304, 28 workgroups) 0.023 ms against 0.030-0.031 for
+    // Where the grid cannot fill the GPU (small batches), 32x64 tiles with 64-deep slices led:
+    // on ResNet-50's 3x3/256 at batch 1 (K 2304, 28 workgroups) 0.023 ms against 0.030-0.031 for
     // the gather kernel's best and 0.027 for 32x64x32 or 64x32x64 (kernel-lab on the H200, every
-    // subgroup layout and K order within 0.001 ms; bench/RESULTS.md). The underfill charge below
-    // counts the SMs they leave idle; other tiles stay behind the gather kernel there.
+    // subgroup layout and K order within 0.001 ms; bench/RESULTS.md); against the gather
+    // kernel's former picks on six more 3x3 layers at batch 1-8 (56x56 to 7x7, 64 to 512
+    // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms). The
+    // underfill charge below counts the SMs they leave idle; other tiles stay behind the gather
+    // kernel there.
     if (grid.underfilled()) factor *= c.bm == 32 && c.bn == 64 && c.bk == 64 ? 0.7 : 2.0;
     return work * factor * grid.underfill();
 }
