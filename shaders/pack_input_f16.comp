@@ -1,8 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Packs a chunk of the fp32 NCHW input into the packed layout of packed_input.glsl, for
-// conv2d_coopmat_packed_breg.comp: one thread per 8 packed channels of a packed pixel, written as one
-// 16-byte word, so the stores are contiguous and the reads are short runs along input rows.
+// conv2d_coopmat_packed_breg.comp: one thread per 8 packed channels of a packed pixel, written as
+// one 16-byte word, so the stores are contiguous and the reads are short runs along input rows.
 // Binding 0 is the chunk's input, binding 3 the packed buffer.
 #define VKCONV_OWN_OUTPUT
 #include "conv_problem.glsl"

@@ -1,8 +1,8 @@
-// The packed A iterator's window (conv2d_coopmat_packed_breg.comp): a workgroup's BM GEMM rows are consecutive packed pixels of
-// one image, so everything its A fragments read is one contiguous window of the packed image,
-// copied into shared memory with 16-byte loads; every A fragment is then a strided coopMatLoad
-// from it. Also the epilogue's side of the packed layout: packedOutputIndex(), storeAccumulator()
-// and the bias row.
+// The packed A iterator's window (conv2d_coopmat_packed_breg.comp): a workgroup's BM GEMM rows
+// are consecutive packed pixels of one image, so everything its A fragments read is one
+// contiguous window of the packed image, copied into shared memory with 16-byte loads; every A
+// fragment is then a strided coopMatLoad from it. Also the epilogue's side of the packed layout:
+// packedOutputIndex(), storeAccumulator() and the bias row.
 // Include after packed_input.glsl and coopmat_tile.glsl.
 
 layout(set = 0, binding = 0, std430) readonly buffer PackedBuffer { uvec4 packed_data[]; };
