@@ -72,6 +72,13 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // Batch 1 (28 workgroups): 0.023 ms, every 32x64x64 layout and K order alike; 32x64x32
         // 0.027; the gather kernel's best 0.030.
         {"resnet50_3x3_256_batch1", layer(1, 256, 14, 256, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
+        // Small batches beyond the suite. 3x3/512 at batch 4: 0.037-0.039 ms; the gather
+        // kernel's 32x16x64 0.067.
+        {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
+        // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): 0.012 ms; 32x64x16 0.023, 32x64x32 0.014.
+        {"1x1 1024->256 at 14x14, batch 1", layer(1, 1024, 14, 256, 1, 1, 0), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // 1x1 512->128 at 28x28, batch 8 (392 workgroups): 0.012 ms; 16-deep 0.015, 64-deep 0.017.
+        {"1x1 512->128 at 28x28, batch 8", layer(8, 512, 28, 128, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
     };
     for (const MeasuredPick& m : picks) {
         const KernelConfig c = detail::selectConfig(Path::CoopMatF16, gpu, m.problem).config;
