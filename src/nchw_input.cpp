@@ -101,9 +101,10 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // the rule above led (kernel-lab on the H200, bench/RESULTS.md): 64-deep where they make
     // fewer workgroups than a quarter of the slots (ResNet-50's 1x1 1024->256 at 14x14, batch 1:
     // 0.012 ms against 0.023 for 32x64x16; 256->64 at 56x56 0.006-0.007 against 0.009; 512->2048
-    // at 7x7 0.010 against the channels-last kernel's 0.011), 32-deep above it (512->128 at
-    // 28x28, batch 8, 392 workgroups: 0.012 against 0.015 for 16-deep and 0.017 for 64-deep).
-    if (grid.underfilled() && c.bm == 32 && c.bn == 64)
+    // at 7x7 0.010 against the channels-last kernel's 0.011), 32-deep above it, measured up to
+    // 784 workgroups (512->128 at 28x28, batch 8, 392: 0.012 against 0.015 for 16-deep and 0.017
+    // for 64-deep; 1024->256 at 14x14, batch 32, 784: 0.038 against 0.057 and 0.063).
+    if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
         factor *= c.bk == (grid.workgroups < grid.slots / 4 ? 64u : 32u) ? 0.5 : 1.0;
     return work * factor * underfill;
 }

@@ -196,11 +196,19 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // the gather kernel's best and 0.027 for 32x64x32 or 64x32x64 (kernel-lab on the H200, every
     // subgroup layout and K order within 0.001 ms; bench/RESULTS.md); against the gather
     // kernel's former picks on six more 3x3 layers at batch 1-8 (56x56 to 7x7, 64 to 512
-    // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms). The
-    // underfill charge below counts the SMs they leave idle; other tiles stay behind the gather
-    // kernel there.
-    if (grid.underfilled()) factor *= c.bm == 32 && c.bn == 64 && c.bk == 64 ? 0.7 : 2.0;
-    return work * factor * grid.underfill();
+    // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms).
+    // Those made at most 98 workgroups; with 200 (3x3/512 at 7x7, batch 16) 64x64x32 2x4 with
+    // fragment prefetch led, 0.047 ms against 0.068: the factor stops at a quarter of the slots.
+    if (grid.workgroups < grid.slots / 4.0 && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
+    // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
+    // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
+    // 100-200 workgroups (kernel-lab on the H200, bench/RESULTS.md): 3x3/256 at 14x14, batch 32,
+    // 128x128x16 2x2 (98 workgroups) 0.048 ms against 0.109 for 32x64x16 (784), which the full
+    // charge (the slots / workgroups of the other kernels) had picked; 3x3/128 at 28x28 0.043
+    // against 0.068, at batch 16 0.031 against 0.059; 3x3/256 at 28x28 stride 2, 128x64x16 2x2,
+    // 0.068 against 0.138; 3x3/512 at 7x7, batch 16, 64x64x32 2x4 0.047 against 0.068.
+    const double idle = std::max(1.0, grid.slots / 4.0 / grid.workgroups);
+    return work * factor * idle;
 }
 
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
