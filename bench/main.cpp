@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
     ProblemFlags problemFlags;
     std::string customName = "custom";
 
-    auto* suiteOpt = app.add_option("--suite", suite, "shape suite: alexnet1 or layers")->capture_default_str();
+    auto* suiteOpt =
+        app.add_option("--suite", suite, "shape suite of the shapes file (see --list): alexnet1, layers, resnet50_batch32")
+            ->capture_default_str();
     auto* shapeOpt = app.add_option("--shape", shapeName, "run only the shape of this name (see --list)");
     shapeOpt->excludes(suiteOpt);
     app.add_flag("--list", list, "list the suites and shapes, then exit");

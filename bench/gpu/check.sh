@@ -3,15 +3,16 @@
 # PyTorch's baseline on the GPU machine, from binaries built elsewhere and carried there
 # (bench/gpu/README.md says how); builds only the Python module (--python). From the repository root:
 #
-#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--test-filter F] [--dry-run]
+#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--bench-suite NAME] [--test-filter F]
+#                           [--dry-run]
 #
 # Steps (none named: --tests --bench):
 #   --tests           vkconv_tests with VK_LAYER_KHRONOS_validation required (CI=1,
 #                     VKCONV_PORTABILITY_VALIDATION=1): a missing layer or any validation message
 #                     fails; then the CLI test (tests/cli/test_cli.py) if python3 has NumPy
-#   --bench           vkconv-bench: alexnet1 and the `layers` suite, fast and fp32; PyTorch's
-#                     conv2d on the same shapes (bench/torch_conv_reference.py) when torch
-#                     imports with CUDA (--no-torch leaves it out)
+#   --bench           vkconv-bench: alexnet1 and the `layers` suite (or --bench-suite's), fast and
+#                     fp32; PyTorch's conv2d on the same shapes (bench/torch_conv_reference.py)
+#                     when torch imports with CUDA (--no-torch leaves it out)
 #   --sweep [ARG...]  `vkconv sweep ARG...` (default --suite alexnet1); what it accepts goes into
 #                     the check's own tuning cache, which later --run steps use
 #   --lab ARG...      `kernel-lab ARG...`
@@ -27,6 +28,8 @@
 #                     its own cap and what is left, so the summary always prints inside the device
 #                     tool's 600 s; a step cut short keeps what it wrote
 #   --build DIR       the Release build folder carried along (default build-gpu)
+#   --bench-suite NAME  the bench/shapes.json suite --bench times beside alexnet1 (default layers;
+#                     resnet50_batch32: ResNet-50's convolutions at a training batch)
 #   --test-filter F   --gtest_filter for the suite (default: all of it)
 #   --dry-run         print the steps and their commands, run nothing
 #
@@ -42,7 +45,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER=""
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -63,8 +66,10 @@ while (($#)); do
     --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--budget needs whole seconds, got '${2:-}'"; BUDGET=$2; shift ;;
     --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
+    --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+$ ]] || die "--bench-suite needs a suite name, got '${2:-}'"
+      BENCH_SUITE=$2; shift ;;
     --dry-run) DRY=1 ;;
-    -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,40p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (try --help)" ;;
   esac
   (($#)) && shift
@@ -183,18 +188,18 @@ run_bench() {
     step "vkconv_alexnet1_$p" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision "$p" \
       --json "$R/vkconv_alexnet1_$p.json"
   done
-  step vkconv_layers_fast 180 "$BENCH_BIN" --shapes "$SHAPES" --suite layers --precision fast \
-    --json "$R/vkconv_layers_fast.json"
+  step "vkconv_${BENCH_SUITE}_fast" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$BENCH_SUITE" --precision fast \
+    --json "$R/vkconv_${BENCH_SUITE}_fast.json"
   if ((!TORCH)); then
     echo "=== torch: left out (--no-torch)"
   elif ((DRY)) || python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-    step torch 200 python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite alexnet1,layers \
+    step torch 200 python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite "alexnet1,$BENCH_SUITE" \
       --modes fp32,fp32_channels_last,tf32,fp16_channels_last --json "$R/torch.json"
   else
     echo "=== torch: skipped (python3 cannot import torch with CUDA)"
   fi
-  step vkconv_layers_fp32 150 "$BENCH_BIN" --shapes "$SHAPES" --suite layers --precision fp32 \
-    --json "$R/vkconv_layers_fp32.json"
+  step "vkconv_${BENCH_SUITE}_fp32" 150 "$BENCH_BIN" --shapes "$SHAPES" --suite "$BENCH_SUITE" --precision fp32 \
+    --json "$R/vkconv_${BENCH_SUITE}_fp32.json"
 }
 
 # The module is built on this machine: one built elsewhere, against another libstdc++, crashed in
