@@ -160,6 +160,19 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         const bool square = quad && c.bm == 128 && c.bn == 128 && (taps || p.gemmK() >= 1024);
         const bool narrow = quad && c.bm == 128 && c.bn == 64 && holds(When::NarrowStride1Taps);
         layout = square ? 0.75 : narrow ? 0.85 : layout * 1.2;
+        // Where 64x64 tiles make a quarter of the slots to all of them (batch 16-32), 64x64x16
+        // 2x2 with prefetch led on the H200 (kernel-lab, bench/RESULTS.md): 3x3/512 at 7x7,
+        // batch 32, 0.069 ms against 0.079 for 64x64x32 2x4 (200 workgroups); 3x3/256 at 28x28
+        // stride 2 0.067 against 0.077 for 128x128x16 2x2 (392); at batch 16 3x3/128 at 28x28
+        // 0.030 against 0.032, 3x3/256 at 14x14 0.039 against 0.045; 1x1 512->2048 at 7x7 0.023
+        // against 0.026. Not on strided layers over 512 channels: 3x3/512 at 14x14 stride 2
+        // took 0.080 against 0.067 for 32x64x32 1x4 and 0.074 for 64x64x32 2x4.
+        const bool midGrid = grid.workgroups >= grid.slots / 4.0 && grid.workgroups < grid.slots;
+        if (quad && c.bm == 64 && c.bn == 64 && midGrid && !(strided && p.inChannels >= 512)) {
+            layout = 0.5;
+            // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
+            if (c.tapsInner) layout *= 1.1;
+        }
     }
     factor *= layout;
     // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile

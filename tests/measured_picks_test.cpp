@@ -79,12 +79,18 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 1024->256 at 14x14, batch 1", layer(1, 1024, 14, 256, 1, 1, 0), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nchw"},
         // 1x1 512->128 at 28x28, batch 8 (392 workgroups): 0.012 ms; 16-deep 0.015, 64-deep 0.017.
         {"1x1 512->128 at 28x28, batch 8", layer(8, 512, 28, 128, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
-        // Mid-size batches. 3x3/256 at 14x14, batch 32 (98 workgroups): 0.048-0.051 ms; the
-        // 32x64x16 tile the full idle charge had picked 0.109.
-        {"3x3/256 at 14x14, batch 32", layer(32, 256, 14, 256, 3, 1, 1), "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc"},
-        // 3x3/128 at 28x28, batch 16: 0.031 ms; 32x64x16 0.059.
+        // Mid-size batches. 3x3/256 at 14x14, batch 32: 64x64x16 2x2 with prefetch (392
+        // workgroups) 0.051 ms, 128x128x16 2x2 0.048-0.051; the 32x64x16 tile the full idle
+        // charge had picked 0.109.
+        {"3x3/256 at 14x14, batch 32", layer(32, 256, 14, 256, 3, 1, 1),
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // 3x3/512 at 7x7, batch 32: 0.068-0.069 ms; 64x64x32 2x4 0.079.
+        {"3x3/512 at 7x7, batch 32", layer(32, 512, 7, 512, 3, 1, 1), "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // 3x3/128 at 28x28, batch 16: 0.030 ms; 128x128x16 2x2 with prefetch 0.031-0.032, 32x64x16 0.059.
         {"3x3/128 at 28x28, batch 16", layer(16, 128, 28, 128, 3, 1, 1),
-         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // 3x3/512 at 14x14 stride 2, batch 32: 64x64x32 2x4 0.074 ms; 64x64x16 2x2 with prefetch 0.080.
+        {"3x3/512 at 14x14 stride 2, batch 32", layer(32, 512, 14, 512, 3, 2, 1), "64x64x32 warps 2x4"},
         // 3x3/256 at 14x14, batch 8: 0.032 ms; 32x64x64 0.039-0.040, the gather kernel's 0.051.
         {"3x3/256 at 14x14, batch 8", layer(8, 256, 14, 256, 3, 1, 1), "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc"},
         // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057.
