@@ -29,6 +29,11 @@ struct TileGrid {
     double mTiles = 0, nTiles = 0, workgroups = 0, slots = 0;
     bool underfilled() const { return workgroups < slots; }
     double underfill() const { return underfilled() ? slots / workgroups : 1.0; }
+    // About one workgroup a compute unit (an SM): a quarter of the slots. The channels-last
+    // kernel charges only the units a grid leaves idle (nhwcCost), and the small-grid tile rules
+    // of it and the NCHW loader draw their lines here.
+    double units() const { return slots / 4.0; }
+    double idleUnits() const { return workgroups < units() ? units() / workgroups : 1.0; }
 };
 TileGrid tileGrid(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 

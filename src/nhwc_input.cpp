@@ -167,7 +167,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 0.030 against 0.032, 3x3/256 at 14x14 0.039 against 0.045; 1x1 512->2048 at 7x7 0.023
         // against 0.026. Not on strided layers over 512 channels: 3x3/512 at 14x14 stride 2
         // took 0.080 against 0.067 for 32x64x32 1x4 and 0.074 for 64x64x32 2x4.
-        const bool midGrid = grid.workgroups >= grid.slots / 4.0 && grid.workgroups < grid.slots;
+        const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots;
         if (quad && c.bm == 64 && c.bn == 64 && midGrid && !(strided && p.inChannels >= 512)) {
             layout = 0.5;
             // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
@@ -212,7 +212,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms).
     // Those made at most 98 workgroups; with 200 (3x3/512 at 7x7, batch 16) 64x64x32 2x4 with
     // fragment prefetch led, 0.047 ms against 0.068: the factor stops at a quarter of the slots.
-    if (grid.workgroups < grid.slots / 4.0 && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
+    if (grid.workgroups < grid.units() && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
     // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
     // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
     // 100-200 workgroups (kernel-lab on the H200, bench/RESULTS.md): 3x3/256 at 14x14, batch 32,
@@ -220,8 +220,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // charge (the slots / workgroups of the other kernels) had picked; 3x3/128 at 28x28 0.043
     // against 0.068, at batch 16 0.031 against 0.059; 3x3/256 at 28x28 stride 2, 128x64x16 2x2,
     // 0.068 against 0.138; 3x3/512 at 7x7, batch 16, 64x64x32 2x4 0.047 against 0.068.
-    const double idle = std::max(1.0, grid.slots / 4.0 / grid.workgroups);
-    return work * factor * idle;
+    return work * factor * grid.idleUnits();
 }
 
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
