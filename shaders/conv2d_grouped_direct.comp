@@ -33,9 +33,6 @@
 // planes pass their outputs through shared memory: PLANES_OUT below). Where a workgroup's life is short (whole small planes) or
 // has several steps (groups of several input channels), that overhead was the larger cost; where
 // a thread reads many taps (7x7) or strided columns, the shared copy wins (bench/RESULTS.md).
-// WALK (with FROM_MEMORY, one input channel a group, stride and dilation 1 down a column): each
-// thread walks down a column strip of ROWS outputs with a ring of R rows of accumulators
-// (shaders/grouped_direct_walk.glsl).
 // src/grouped_direct_kernel.cpp is the host side (GroupedDirectSpec in src/kernel_specs.hpp).
 
 #include "conv_problem.glsl"
@@ -49,7 +46,6 @@ layout(constant_id = 25) const uint THREADS = 128;   // THREADS_W * THREADS_H * 
 layout(constant_id = 26) const uint GB = 1;          // groups side by side
 layout(constant_id = 27) const uint GS = 1;          // groups one after another
 layout(constant_id = 28) const bool FROM_MEMORY = false;  // windows and weights read from memory, not shared
-layout(constant_id = 29) const bool WALK = false;         // threads walk down column strips (grouped_direct_walk.glsl)
 layout(local_size_x_id = 25) in;
 
 const uint SH = uint(STRIDE_H), SW = uint(STRIDE_W), DH = uint(DIL_H), DW = uint(DIL_W);
@@ -103,7 +99,7 @@ shared vec4 sW[FROM_MEMORY ? 1u : WEIGHT_VECS];
 // on a 16-byte boundary, instead of each thread's words down its column. (Without it, rows of 14
 // words start part-way into a sector and dw 512/14's stores cost more than its loads.)
 // (Ternaries, not && or ||: a shared array's size must be a constant expression.)
-const bool PLANES_OUT = FROM_MEMORY ? (WALK ? false : (TILES_PER_IMAGE == 1u ? (K_G == 1u ? (KB == 1u ? (STEPS == 1u) : false) : false) : false)) : false;
+const bool PLANES_OUT = FROM_MEMORY ? (TILES_PER_IMAGE == 1u ? (K_G == 1u ? (KB == 1u ? (STEPS == 1u) : false) : false) : false) : false;
 shared float sOut[PLANES_OUT ? GB * OUT_HW : 1u];
 
 // Copies the weights of channel block kBlock of groups firstGroup.. into sW (past the last group:
@@ -130,8 +126,6 @@ void loadWeights(uint firstGroup, uint kBlock) {
 const bool VEC_READS = (VEC_W * SW) % 4u == 0u;
 const uint WINDOW_VECS = (SHIFT + THREAD_IN_W + 3u) / 4u;
 
-#include "grouped_direct_walk.glsl"
-
 void main() {
     const uint tid = gl_LocalInvocationIndex;
     const uint tile = gl_WorkGroupID.x + chunk.m_tile_base;  // over the chunk's images' tiles
@@ -155,10 +149,6 @@ void main() {
     const uint inCol0 = SHIFT + tx * VEC_W * SW;
     const bool vectorLoads = (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
     const uint imagePlanes = chunk.in_offset + image * C_TOTAL * IN_HW;
-    if (WALK) {
-        walkStrip(image, firstGroup + plane, kBlock, oh0 + ty * ROWS, ow0 + tx * VEC_W, imagePlanes, vectorLoads);
-        return;
-    }
 
     if (!FROM_MEMORY) {
         fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);

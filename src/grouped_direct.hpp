@@ -54,8 +54,7 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& device, cons
 // Relative cost in heuristicCost's units (multiply-adds done, times shape factors).
 double groupedDirectCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 
-// The tuner's neighbours: each tile field halved or doubled; staged or from memory, walking or not:
-// the other way.
+// The tuner's neighbours: each tile field halved or doubled.
 std::vector<KernelConfig> groupedDirectNeighbours(const KernelConfig& config);
 
 // What describe() adds: why this kernel, and why fp32 costs these problems nothing.

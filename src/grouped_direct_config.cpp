@@ -16,8 +16,6 @@ namespace {
 constexpr uint64_t kMaxWeightRegisters = 128;
 constexpr uint64_t kMaxAccumulators = 64;
 constexpr uint64_t kMaxLoadSteps = 32;
-// Rows a walking thread goes down (its loop is not unrolled past R rows).
-constexpr uint64_t kMaxWalkRows = 256;
 // Candidates a problem gets: the sweep times each of them.
 constexpr size_t kMaxCandidates = 60;
 
@@ -60,8 +58,8 @@ uint64_t groupedDirectWeightVectors(const KernelConfig& c, const ConvProblem& p)
 
 bool groupedDirectPlanesOut(const KernelConfig& c, const ConvProblem& p) {
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    return c.directFromMemory && !c.directWalk && t.tilesPerImage == 1 && p.outChannels == p.groups &&
-           c.directChannels == 1 && t.steps == 1;
+    return c.directFromMemory && t.tilesPerImage == 1 && p.outChannels == p.groups && c.directChannels == 1 &&
+           t.steps == 1;
 }
 
 uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
@@ -87,20 +85,8 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
     if (c.directVecW != 1 && c.directVecW != 2 && c.directVecW != 4 && c.directVecW != 8)
         return "grouped-direct outputs a thread computes along W must be 1, 2, 4 or 8, not " +
                std::to_string(c.directVecW);
-    if (c.directWalk) {
-        if (!c.directFromMemory) return "grouped-direct walk reads from memory (directFromMemory)";
-        if (p.inChannels != p.groups)
-            return "grouped-direct walk takes one input channel a group, not " + std::to_string(p.inChannels / p.groups);
-        if (p.strideH != 1 || p.dilationH != 1)
-            return "grouped-direct walk needs stride and dilation 1 along H, not " + std::to_string(p.strideH) + " and " +
-                   std::to_string(p.dilationH);
-        if (c.directGroupSteps != 1) return "grouped-direct walk takes one set of groups a workgroup (directGroupSteps 1)";
-        if (c.directRows == 0 || c.directRows > kMaxWalkRows)
-            return "grouped-direct walk rows a thread must be 1.." + std::to_string(kMaxWalkRows) + ", not " +
-                   std::to_string(c.directRows);
-    } else if (c.directRows == 0 || c.directRows > 16) {
+    if (c.directRows == 0 || c.directRows > 16)
         return "grouped-direct outputs a thread computes along H must be 1..16, not " + std::to_string(c.directRows);
-    }
     if (c.directChannels == 0 || c.directChannels > 16)
         return "grouped-direct output channels a workgroup computes must be 1..16, not " +
                std::to_string(c.directChannels);
@@ -114,9 +100,7 @@ std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d
     if ((c.directChannels * taps + 3) / 4 * 4 > kMaxWeightRegisters)
         return "grouped-direct keeps " + std::to_string(c.directChannels) + " x " + std::to_string(taps) +
                " weights in registers (at most " + std::to_string(kMaxWeightRegisters) + ")";
-    // Walking, a thread holds a ring of R output rows.
-    const uint64_t accumulatorRows = c.directWalk ? uint64_t(p.kernelH) : c.directRows;
-    if (uint64_t(c.directChannels) * accumulatorRows * c.directVecW > kMaxAccumulators)
+    if (uint64_t(c.directChannels) * c.directRows * c.directVecW > kMaxAccumulators)
         return "grouped-direct would hold more than " + std::to_string(kMaxAccumulators) + " accumulators a thread";
     const uint64_t threads = uint64_t(c.directThreadsW) * c.directThreadsH * c.directGroups;
     if (threads > d.maxWorkGroupInvocations)
@@ -192,42 +176,6 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
                             }
             }
     }
-    // Walks: one input channel a group, stride 1 down a column; four or more outputs along a row
-    // (the ring's arithmetic a window row reads); strips of a power of two rows, or the rows that
-    // make th threads cover the plane's height exactly.
-    if (p.inChannels == p.groups && p.strideH == 1 && p.dilationH == 1)
-        for (uint32_t vecW : {4u, 8u}) {
-            const uint32_t rowThreads = uint32_t(std::min<uint64_t>(ceilDiv(outW, vecW), 1024));
-            std::vector<uint32_t> widths{rowThreads};
-            if (rowThreads % 8 != 0) widths.push_back((rowThreads + 7) / 8 * 8);  // whole quarter-subgroups a row
-            for (uint32_t tw : widths)
-                for (uint32_t th : {1u, 2u, 4u, 8u, 16u}) {
-                    std::vector<uint32_t> rowCounts{8u, 16u, 32u, 64u};
-                    const uint64_t exact = ceilDiv(outH, th);
-                    if (exact <= kMaxWalkRows && std::find(rowCounts.begin(), rowCounts.end(), uint32_t(exact)) == rowCounts.end())
-                        rowCounts.push_back(uint32_t(exact));
-                    for (uint32_t rows : rowCounts)
-                        for (uint32_t kb : {1u, 2u, 4u})
-                            for (uint32_t gb : {1u, 2u, 4u, 8u}) {
-                                const uint64_t threads = uint64_t(tw) * th * gb;
-                                const bool whole = uint64_t(th) * rows >= outH;
-                                if (threads < 32 || threads > 256) continue;
-                                if (rows > exact && th > 1) continue;  // the last strips idle
-                                if (rows >= 2 * exact) continue;
-                                if (kb > 1 && kb / 2 >= kG) continue;
-                                if (gb > 1 && !whole) continue;
-                                if (gb > groups) continue;
-                                KernelConfig c;
-                                c.path = Path::Fp32;
-                                c.fp32Kernel = Fp32Kernel::GroupedDirect;
-                                c.directThreadsW = tw, c.directThreadsH = th;
-                                c.directVecW = vecW, c.directRows = rows, c.directChannels = kb;
-                                c.directGroups = gb;
-                                c.directFromMemory = c.directWalk = true;
-                                if (canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
-                            }
-                }
-        }
     // The sweep times every candidate: keep kMaxCandidates, by the model below: first the best of
     // each structural variant (vector width, groups side by side, one after another), then the
     // best of each tile (whatever its groups one after another, which the model barely tells
@@ -250,11 +198,11 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
         }
     };
     takeCheapestOfEach([](const KernelConfig& c) {  // structural variant
-        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps, c.directFromMemory, c.directWalk};
+        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps, c.directFromMemory};
     });
     takeCheapestOfEach([](const KernelConfig& c) {  // tile
         return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW,       c.directRows,
-                                     c.directChannels, c.directGroups,  c.directFromMemory, c.directWalk};
+                                     c.directChannels, c.directGroups,  c.directFromMemory};
     });
     takeCheapestOfEach([](const KernelConfig&) { return std::vector<uint32_t>{}; });
     return out;
@@ -307,15 +255,6 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
 }  // namespace
 
 double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (c.directWalk) {
-        // Not yet measured: a walk costs what the same tile of whole-strip accumulators would,
-        // its window rows read once; it ranks behind the measured picks.
-        KernelConfig held = c;
-        held.directWalk = false;
-        held.directFromMemory = false;
-        held.directRows = uint32_t(std::min<uint64_t>(c.directRows, 16));
-        return groupedDirectCost(held, d, p) * 1.5;
-    }
     if (c.directFromMemory) {
         KernelConfig staged = c;
         staged.directFromMemory = false;
@@ -435,12 +374,7 @@ std::vector<KernelConfig> groupedDirectNeighbours(const KernelConfig& c) {
     vary(&KernelConfig::directGroupSteps);
     KernelConfig other = c;  // staged or from memory: the other way
     other.directFromMemory = !c.directFromMemory;
-    other.directWalk = false;
     out.push_back(other);
-    KernelConfig walk = c;  // walking down the strip or holding its rows: the other way
-    walk.directWalk = !c.directWalk;
-    walk.directFromMemory = true;
-    out.push_back(walk);
     return out;
 }
 

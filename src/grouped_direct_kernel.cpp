@@ -19,7 +19,6 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.groups = c.directGroups;
     spec.groupSteps = c.directGroupSteps;
     spec.fromMemory = c.directFromMemory ? VK_TRUE : VK_FALSE;
-    spec.walk = c.directWalk ? VK_TRUE : VK_FALSE;
     spec.debugSkip = c.debugSkip;
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights

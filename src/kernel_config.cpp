@@ -127,7 +127,6 @@ std::string KernelConfig::str() const {
         if (directGroups != 1) s << " groups " << directGroups;
         if (directGroupSteps != 1) s << " serial " << directGroupSteps;
         if (directFromMemory) s << " from-memory";
-        if (directWalk) s << " walk";
         if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
         if (subgroupSize) s << " sg" << subgroupSize;
         return s.str();

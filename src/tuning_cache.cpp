@@ -61,8 +61,7 @@ json configObject(const KernelConfig& c) {
                 {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
                 {"directVecW", c.directVecW}, {"directRows", c.directRows},
                 {"directChannels", c.directChannels}, {"directGroups", c.directGroups},
-                {"directGroupSteps", c.directGroupSteps}, {"directFromMemory", c.directFromMemory},
-                {"directWalk", c.directWalk}};
+                {"directGroupSteps", c.directGroupSteps}, {"directFromMemory", c.directFromMemory}};
 }
 
 KernelConfig configFromObject(const json& j) {
@@ -126,7 +125,6 @@ KernelConfig configFromObject(const json& j) {
         if (j.contains("directGroups")) c.directGroups = u32("directGroups");
         if (j.contains("directGroupSteps")) c.directGroupSteps = u32("directGroupSteps");
         if (j.contains("directFromMemory")) c.directFromMemory = flag("directFromMemory");
-        if (j.contains("directWalk")) c.directWalk = flag("directWalk");
     }
     return c;
 }

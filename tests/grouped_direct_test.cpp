@@ -34,7 +34,6 @@ using ::testing::Not;
 struct Tile {
     uint32_t threadsW, threadsH, rows, vecW, channels, groups = 1, groupSteps = 1;
     bool fromMemory = false;
-    bool walk = false;  // down a column strip with a ring of R rows of accumulators (from memory)
 };
 
 struct DirectCase {
@@ -62,9 +61,6 @@ std::vector<DirectCase> directCases() {
     nonSquare.dilationH = 2, nonSquare.dilationW = 1;
     // Output rows of 12 floats: 16-byte aligned, so the vector stores run.
     ConvProblem alignedRows = problem(3, 4, 9, 12, 4, 3, 3, 4, 1, 1);
-    // Stride 2 and dilation 2 along W only (a walk's rows are at stride 1): 9 x 9 outputs.
-    ConvProblem walkAlongW = problem(2, 6, 9, 19, 6, 3, 5, 6);
-    walkAlongW.strideW = 2, walkAlongW.dilationW = 2, walkAlongW.padH = 1, walkAlongW.padW = 3;
     return {
         // The heuristic's choice, which must be the grouped direct kernel.
         {"depthwise_3x3_s1", problem(2, 6, 11, 13, 6, 3, 3, 6, 1, 1), {}},
@@ -131,18 +127,6 @@ std::vector<DirectCase> directCases() {
         {"memory_planes_rows14_overhang", problem(2, 8, 14, 14, 8, 3, 3, 8, 1, 1), Tile{8, 1, 14, 2, 1, 4, 1, true}},
         {"tile_rows7_staged", problem(1, 3, 14, 10, 3, 3, 3, 3, 1, 1), Tile{5, 2, 7, 2, 1}},
         {"memory_rows12_stride2", problem(1, 4, 23, 9, 4, 3, 3, 4, 2, 1), Tile{5, 1, 12, 1, 1, 1, 1, true}},
-        // Walks down column strips: a 7x7 with padding 3, 16-byte loads and stores, the second
-        // strip past the plane's foot (2 x 12 rows for 20); a channel multiplier of 2 in one
-        // block with scalar loads and stores and a partial last vector (13 columns); stride 2
-        // and dilation 2 along W with groups side by side and 40 rows a thread; a 1x1 kernel (a
-        // ring of one row); several chunks and groups split along Z, no bias.
-        {"walk_7x7_vec4_two_strips", problem(2, 4, 20, 16, 4, 7, 7, 4, 1, 3), Tile{4, 2, 12, 4, 1, 1, 1, true, true}},
-        {"walk_multiplier2_scalar_partial_vector", problem(1, 3, 11, 13, 6, 3, 3, 3, 1, 1),
-         Tile{4, 1, 11, 4, 2, 1, 1, true, true}},
-        {"walk_stride2_dilation2_along_w_groups2", walkAlongW, Tile{3, 1, 40, 4, 1, 2, 1, true, true}},
-        {"walk_1x1_ring_of_one", problem(1, 4, 5, 8, 4, 1, 1, 4), Tile{2, 2, 3, 4, 1, 1, 1, true, true}},
-        {"walk_chunks_split_z_no_bias", problem(230, 24, 7, 7, 24, 3, 3, 24, 1, 1, 1, false),
-         Tile{2, 1, 7, 4, 1, 4, 1, true, true}, true},
     };
 }
 
@@ -203,7 +187,6 @@ TEST_P(GroupedDirect, MatchesReference) {
         k.directRows = c.c.tile->rows, k.directVecW = c.c.tile->vecW, k.directChannels = c.c.tile->channels;
         k.directGroups = c.c.tile->groups, k.directGroupSteps = c.c.tile->groupSteps;
         k.directFromMemory = c.c.tile->fromMemory;
-        k.directWalk = c.c.tile->walk;
         ASSERT_EQ(canImplement(k, ctx.device(), p), "") << k.str();
         ConvOptions o;
         o.config = k;
@@ -228,9 +211,7 @@ TEST_P(GroupedDirect, MatchesReference) {
         // Wherever the fp32 path runs these problems, under either precision, it is the
         // grouped direct kernel.
         EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
-        if (c.c.tile) {
-            EXPECT_EQ(config, o.config->str()) << label;  // the forced tile is what ran
-        }
+        if (c.c.tile) EXPECT_EQ(config, o.config->str()) << label;  // the forced tile is what ran
         EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
         EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
         if (c.c.narrowLimits) {
@@ -383,45 +364,6 @@ TEST(GroupedDirectRules, RowsAThreadRunFrom1To16) {
         c.directRows = rows;
         EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("along H must be 1..16, not " + std::to_string(rows)));
     }
-}
-
-// A walk reads from memory, one input channel a group, stride and dilation 1 down a column, one
-// set of groups a workgroup, 1..256 rows a thread, and a ring of R rows of accumulators within
-// the budget; each refusal names what is wrong.
-TEST(GroupedDirectRules, WalkRefusesWhatItCannotRun) {
-    const DeviceInfo gpu = fakeCoopMatDevice(false);
-    const ConvProblem p = problem(2, 32, 56, 56, 32, 7, 7, 32, 1, 3);
-    KernelConfig c;
-    c.path = Path::Fp32;
-    c.fp32Kernel = Fp32Kernel::GroupedDirect;
-    c.directThreadsW = 14, c.directThreadsH = 4, c.directVecW = 4, c.directRows = 14, c.directChannels = 1;
-    c.directFromMemory = c.directWalk = true;
-    EXPECT_EQ(canImplement(c, gpu, p), "");
-    c.directRows = 256;
-    EXPECT_EQ(canImplement(c, gpu, p), "");
-    c.directRows = 257;
-    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("directRows = 257"));
-    c.directRows = 0;
-    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("walk rows a thread must be 1..256, not 0"));
-    c.directRows = 14;
-    c.directVecW = 8, c.directChannels = 2;  // 2 x 7 x 8 = 112 accumulators
-    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("more than 64 accumulators"));
-    c.directVecW = 4, c.directChannels = 1;
-    c.directFromMemory = false;
-    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("walk reads from memory"));
-    c.directFromMemory = true;
-    c.directGroupSteps = 2;
-    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("one set of groups a workgroup"));
-    c.directGroupSteps = 1;
-    ConvProblem strided = p;
-    strided.strideH = 2;
-    EXPECT_THAT(canImplement(c, gpu, strided), HasSubstr("stride and dilation 1 along H, not 2 and 1"));
-    const ConvProblem fourChannels = problem(2, 32, 56, 56, 32, 3, 3, 8, 1, 1);
-    EXPECT_THAT(canImplement(c, gpu, fourChannels), HasSubstr("one input channel a group, not 4"));
-    // The tuner's neighbours of a walk include the same tile holding its rows, from memory.
-    const auto nearby = detail::groupedDirectNeighbours(c);
-    EXPECT_TRUE(std::any_of(nearby.begin(), nearby.end(),
-                            [](const KernelConfig& k) { return k.directFromMemory && !k.directWalk; }));
 }
 
 }  // namespace

@@ -94,14 +94,10 @@ struct KernelConfig {
     // directFromMemory: each thread reads its input window and weights straight from memory
     // instead of the workgroup staging them in shared memory (no input staging, no barrier before
     // the arithmetic; whole small planes still leave through shared memory as one run).
-    // directWalk (from memory, one input channel a group, stride and dilation 1 down a column):
-    // each thread walks down its column strip of directRows outputs, reading each input row once
-    // and keeping R rows of accumulators, not directRows (shaders/grouped_direct_walk.glsl).
     Fp32Kernel fp32Kernel = Fp32Kernel::Gemm;
     uint32_t directThreadsW = 0, directThreadsH = 0, directVecW = 1, directRows = 1, directChannels = 1;
     uint32_t directGroups = 1, directGroupSteps = 1;
     bool directFromMemory = false;
-    bool directWalk = false;
 
     uint32_t threads() const;           // workgroup size
     uint32_t sharedMemoryBytes(const ConvProblem& problem) const;  // shared memory the kernel declares
@@ -109,7 +105,7 @@ struct KernelConfig {
     // "fp32 grouped-direct 16x64 thread 4x2 k1 threads 32x4" (output tile rows x columns, outputs a
     // thread computes down x along, output channels a workgroup computes, threads along W x H a
     // group; then " groups G" and " serial S" where directGroups, directGroupSteps are above 1,
-    // and " from-memory" with directFromMemory, " walk" with directWalk)
+    // and " from-memory" with directFromMemory)
     std::string str() const;
     bool groupedDirect() const { return path == Path::Fp32 && fp32Kernel == Fp32Kernel::GroupedDirect; }
 
