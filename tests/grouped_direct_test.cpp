@@ -211,7 +211,9 @@ TEST_P(GroupedDirect, MatchesReference) {
         // Wherever the fp32 path runs these problems, under either precision, it is the
         // grouped direct kernel.
         EXPECT_THAT(config, HasSubstr("grouped-direct")) << label;
-        if (c.c.tile) EXPECT_EQ(config, o.config->str()) << label;  // the forced tile is what ran
+        if (c.c.tile) {
+            EXPECT_EQ(config, o.config->str()) << label;  // the forced tile is what ran
+        }
         EXPECT_THAT(describe, HasSubstr("grouped direct kernel")) << label;
         EXPECT_LE(error, errorBound(Path::Fp32)) << label;  // NaN fails this too
         if (c.c.narrowLimits) {
