@@ -22,6 +22,12 @@ inline constexpr uint32_t kTilesPerWorkgroupChoices[] = {1, 2, 4, 8, 16, 32, 64,
 std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& device,
                                            const ConvProblem& problem);
 
+// The workgroups a device runs at once, as the cost models count them: 512 on the H200 and H100
+// (132 SMs each), where the small-grid rules were measured, and in proportion to
+// DeviceInfo::computeUnits elsewhere (a 24-SM GPU: 93); 512 where the driver does not say how many
+// compute units it has; 16 on a CPU device.
+double workgroupSlots(const DeviceInfo& device);
+
 // The grid of BM x BN tiles a cooperative-matrix or fp32 GEMM configuration launches over a
 // problem (each group its own), against the workgroups the device runs at once: a grid smaller
 // than that leaves compute units idle, and the cost models charge it the idle slots.

@@ -127,6 +127,25 @@ void queryFlexibleShapes(VkInstance instance, VkPhysicalDevice pd, const DeviceF
     info.coopMat2Workgroup = f.cooperativeMatrixWorkgroupScope;
 }
 
+// The compute units, where the driver tells them (DeviceInfo::computeUnits). A properties
+// structure may be chained only where the device has its extension.
+uint32_t queryComputeUnits(VkPhysicalDevice pd) {
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    if (hasExtension(pd, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+        VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+        props.pNext = &sm;
+        vkGetPhysicalDeviceProperties2(pd, &props);
+        return sm.shaderSMCount;
+    }
+    if (hasExtension(pd, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+        VkPhysicalDeviceShaderCorePropertiesAMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+        props.pNext = &core;
+        vkGetPhysicalDeviceProperties2(pd, &props);
+        return core.shaderEngineCount * core.shaderArraysPerEngineCount * core.computeUnitsPerShaderArray;
+    }
+    return 0;
+}
+
 }  // namespace
 
 DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t index) {
@@ -171,6 +190,7 @@ DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t in
     props2.pNext = &m3;
     vkGetPhysicalDeviceProperties2(pd, &props2);
     info.maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
+    info.computeUnits = queryComputeUnits(pd);
 
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(pd, &mem);

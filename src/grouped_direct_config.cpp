@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "config_select.hpp"  // workgroupSlots
 #include "grouped_direct.hpp"
 
 namespace vkconv::detail {
@@ -349,7 +350,7 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // still take one.
     if (!d.isCpu() && c.directGroupSteps > 1) factor *= 1.1 + 0.05 * c.directGroupSteps;
     // A grid that cannot fill the device: the units left idle.
-    const double slots = d.isCpu() ? 16.0 : 512.0;
+    const double slots = workgroupSlots(d);
     const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *
                         double(c.directGroups * c.directGroupSteps);  // multiply-adds done, padding included
     return work * factor * (workgroups < slots ? slots / workgroups : 1.0);

@@ -20,6 +20,10 @@ ConvProblem layer(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t r, int64_
     return p;
 }
 
+// The compute units the picks below hold for: the H200's and H100's 132 SMs (VK_NV_shader_sm_builtins),
+// and none reported (the cost models then count the H200's slots).
+constexpr uint32_t kMeasuredComputeUnits[] = {0, 132};
+
 struct MeasuredPick {
     const char* layer;
     ConvProblem problem;
@@ -96,10 +100,13 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057.
         {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
     };
-    for (const MeasuredPick& m : picks) {
-        const KernelConfig c = detail::selectConfig(Path::CoopMatF16, gpu, m.problem).config;
-        EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer;
-    }
+    for (const MeasuredPick& m : picks)
+        for (uint32_t units : kMeasuredComputeUnits) {
+            DeviceInfo device = gpu;
+            device.computeUnits = units;
+            const KernelConfig c = detail::selectConfig(Path::CoopMatF16, device, m.problem).config;
+            EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " with " << units << " compute units";
+        }
 }
 
 // The grouped direct kernel's picks for the suite's five depthwise and small-group layers: each the
@@ -124,11 +131,37 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 0.178 ms; 8x56 threads 14x4 0.185.
         {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1)), "8x64 thread 2x4 k4 threads 16x4 from-memory"},
     };
-    for (const MeasuredPick& m : picks) {
-        const KernelConfig c = detail::selectConfig(Path::Fp32, gpu, m.problem).config;
-        EXPECT_TRUE(c.groupedDirect()) << m.layer << ": " << c.str();
-        EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer;
-    }
+    for (const MeasuredPick& m : picks)
+        for (uint32_t units : kMeasuredComputeUnits) {
+            DeviceInfo device = gpu;
+            device.computeUnits = units;
+            const KernelConfig c = detail::selectConfig(Path::Fp32, device, m.problem).config;
+            EXPECT_TRUE(c.groupedDirect()) << m.layer << ": " << c.str();
+            EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " with " << units << " compute units";
+        }
+}
+
+// The cost models count a device's workgroup slots by its compute units, in proportion to the
+// H200's 132 SMs, where their small-grid lines were measured: 512 there and where the driver
+// reports none, 16 on a CPU device. A GPU with fewer units is full with fewer workgroups: on
+// 24 SMs, ResNet-50's 3x3/256 at 14x14 and batch 32 (392 workgroups of 64x64) takes the large
+// tiles that fill the H200 only from batch 64, not the mid-grid tile it takes on the H200.
+TEST(MeasuredPicks, WorkgroupSlotsFollowTheComputeUnits) {
+    DeviceInfo gpu = fakeCoopMatDevice(/*mesaLike=*/false);
+    EXPECT_EQ(detail::workgroupSlots(gpu), 512.0);
+    gpu.computeUnits = 132;
+    EXPECT_EQ(detail::workgroupSlots(gpu), 512.0);
+    gpu.computeUnits = 24;
+    EXPECT_NEAR(detail::workgroupSlots(gpu), 512.0 * 24 / 132, 1e-9);
+    DeviceInfo cpu = gpu;
+    cpu.deviceType = "CPU";
+    EXPECT_EQ(detail::workgroupSlots(cpu), 16.0);
+
+    const ConvProblem p = layer(32, 256, 14, 256, 3, 1, 1);
+    gpu.computeUnits = 132;
+    EXPECT_THAT(detail::selectConfig(Path::CoopMatF16, gpu, p).config.str(), HasSubstr("64x64x16 warps 2x2"));
+    gpu.computeUnits = 24;
+    EXPECT_THAT(detail::selectConfig(Path::CoopMatF16, gpu, p).config.str(), HasSubstr("128x128x16 warps 2x2"));
 }
 
 }  // namespace

@@ -55,6 +55,10 @@ struct DeviceInfo {
     uint64_t deviceLocalBytes = 0;
     std::array<uint32_t, 3> maxWorkGroupCount{};
     uint32_t maxWorkGroupInvocations = 0;
+    // The compute units that run workgroups side by side: NVIDIA's streaming multiprocessors
+    // (VK_NV_shader_sm_builtins) or AMD's compute units (VK_AMD_shader_core_properties); 0 where
+    // the driver does not say. The heuristic sizes "a grid that fills the GPU" by it.
+    uint32_t computeUnits = 0;
     float timestampPeriodNs = 0;  // 0: no compute-queue timestamps
     uint32_t timestampValidBits = 0;
 

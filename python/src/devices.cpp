@@ -75,6 +75,8 @@ void bindDevices(nb::module_& m) {
         .def_ro("device_local_bytes", &DeviceInfo::deviceLocalBytes)
         .def_ro("max_work_group_count", &DeviceInfo::maxWorkGroupCount)
         .def_ro("max_work_group_invocations", &DeviceInfo::maxWorkGroupInvocations)
+        .def_ro("compute_units", &DeviceInfo::computeUnits,
+                "SMs (NVIDIA) or compute units (AMD) as the driver reports them; 0: not reported")
         .def_ro("timestamp_period_ns", &DeviceInfo::timestampPeriodNs, "0: no compute-queue timestamps")
         .def_ro("shader_float16", &DeviceInfo::shaderFloat16)
         .def_ro("cooperative_matrix", &DeviceInfo::coopMatKhr, "VK_KHR_cooperative_matrix usable")

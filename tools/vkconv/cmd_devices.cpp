@@ -62,6 +62,7 @@ void printTable(const std::vector<ProfiledDevice>& devices, const std::string& p
         row("shared memory / workgroup", std::to_string(d.maxSharedMemoryBytes) + " bytes");
         row("maxStorageBufferRange", std::to_string(d.maxStorageBufferRange) + " bytes");
         row("max workgroup invocations", std::to_string(d.maxWorkGroupInvocations));
+        row("compute units", d.computeUnits ? std::to_string(d.computeUnits) : std::string("not reported"));
         row("fp16 / 16-bit storage", yesNo(d.shaderFloat16) + " / " + yesNo(d.storageBuffer16Bit));
         row("timestamps", d.timestampPeriodNs > 0 ? std::to_string(d.timestampValidBits) + " bits"
                                                   : std::string("no"));
@@ -120,6 +121,7 @@ nlohmann::json toJson(const ProfiledDevice& pd) {
         {"max_shared_memory_bytes", d.maxSharedMemoryBytes},
         {"max_storage_buffer_range", d.maxStorageBufferRange},
         {"max_workgroup_invocations", d.maxWorkGroupInvocations},
+        {"compute_units", d.computeUnits},
         {"max_workgroup_count", d.maxWorkGroupCount},
         {"shader_float16", d.shaderFloat16},
         {"storage_buffer_16bit", d.storageBuffer16Bit},
