@@ -102,7 +102,6 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                         KernelConfig c;
                         c.path = path;
                         c.aLoader = ALoader::Packed;
-                        c.bRegisters = true;
                         c.tilesPerWorkgroup = tiles;
                         c.bm = bm, c.bn = bn, c.bk = shape.k;
                         c.warpsM = 1, c.warpsN = bn / shape.n;

@@ -142,7 +142,7 @@ std::string KernelConfig::str() const {
     if (path != Path::Fp32 && tapsInner) s << " taps-inner";
     if (path != Path::Fp32 && fragmentPrefetch) s << " frag-prefetch";
     if (path != Path::Fp32 && aLoader == ALoader::Nchw) s << " nchw";
-    if (path != Path::Fp32 && bRegisters) s << " breg";
+    if (bRegisters()) s << " breg";
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
     if (path != Path::Fp32 && bGlobal) s << " bglobal";
@@ -211,15 +211,10 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     }
     if (c.aLoader == ALoader::Packed && (c.stages > 2 || c.bGlobal || c.sLanes != 1))
         return "the packed loader takes one or two stages, no bglobal, no lanes";
-    // Its kernel with B staged slice by slice took 2.3-3.2x the time of each layer's pick on the
-    // H200 (alexnet1, ResNet-50's conv1, VGG's conv1_1: bench/RESULTS.md) and was removed.
-    if (c.aLoader == ALoader::Packed && !c.bRegisters)
-        return "the packed loader keeps B in registers (bRegisters = true); it has no staged-B kernel";
-    if ((c.bRegisters || c.tilesPerWorkgroup > 1) && c.aLoader != ALoader::Packed)
-        return "B in registers and several tiles per workgroup need the packed loader";
+    if (c.tilesPerWorkgroup > 1 && c.aLoader != ALoader::Packed)
+        return "several tiles per workgroup need the packed loader (its subgroups keep B in registers)";
     if (c.tilesPerWorkgroup == 0) return "tilesPerWorkgroup must be >= 1";
-    if (c.tilesPerWorkgroup > 1 && !c.bRegisters) return "several tiles per workgroup need B in registers";
-    if (c.bRegisters && (c.warpsM != 1 || c.bn != c.warpsN * c.mmaN))
+    if (c.bRegisters() && (c.warpsM != 1 || c.bn != c.warpsN * c.mmaN))
         return "B in registers needs warpsM = 1 and BN = warpsN x the instruction's N";
     if (c.warpsM == 0 || c.warpsN == 0 || c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN))
         return "tile is not a whole number of subgroup tiles";
@@ -288,7 +283,7 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
         // Each subgroup holds K / mmaK B fragments (on NVIDIA, 27 16x16 fragments are 108
         // registers a thread); beyond 64 the kernel would spill.
         const uint64_t fragments = layout.gemmK / c.mmaK;
-        if (c.bRegisters && fragments > 64)
+        if (fragments > 64)
             return "B in registers would take " + std::to_string(fragments) + " fragments a subgroup (at most 64)";
     }
     if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";

@@ -55,7 +55,7 @@ json configObject(const KernelConfig& c) {
                 {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
                 {"tapsInner", c.tapsInner},
                 {"fragmentPrefetch", c.fragmentPrefetch},
-                {"bRegisters", c.bRegisters}, {"tilesPerWorkgroup", c.tilesPerWorkgroup},
+                {"tilesPerWorkgroup", c.tilesPerWorkgroup},
                 {"subgroupSize", c.subgroupSize},
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
                 {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
@@ -105,12 +105,13 @@ KernelConfig configFromObject(const json& j) {
     c.aLoader = *known;
     c.bGlobal = flag("bGlobal");
     c.subgroupSize = u32("subgroupSize");
-    // Entries written while the patch loader existed also hold its "tileH" and "tileW": ignored.
+    // Entries written while the patch loader existed also hold its "tileH" and "tileW", and those
+    // written while B in registers was a field of its own "bRegisters" (now the packed loader's
+    // kernel, KernelConfig::bRegisters()): ignored.
     // Fields added after the format's first entries: absent means what configurations were
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");
     if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
-    if (j.contains("bRegisters")) c.bRegisters = flag("bRegisters");
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
     if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
     if (j.contains("fragmentPrefetch")) c.fragmentPrefetch = flag("fragmentPrefetch");

@@ -56,7 +56,7 @@ std::vector<KernelConfig> mmaShapes(const KernelConfig& c, const DeviceInfo& d) 
         if (s.m == c.mmaM && s.n == c.mmaN && s.k == c.mmaK) continue;
         KernelConfig v = c;
         v.mmaM = s.m, v.mmaN = s.n, v.mmaK = s.k;
-        if (c.bRegisters) {  // one subgroup per MMA_N columns
+        if (c.bRegisters()) {  // one subgroup per MMA_N columns
             if (c.bn % s.n) continue;
             v.warpsN = c.bn / s.n;
         }
@@ -103,7 +103,6 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
             otherB.stages = 1;
         } else if (current.aLoader == ALoader::Packed) {
             otherB.aLoader = ALoader::Gather;
-            otherB.bRegisters = false;
             otherB.tilesPerWorkgroup = 1;
         } else {
             otherB.bGlobal = !current.bGlobal;
@@ -115,7 +114,7 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
             prefetch.push_back(v);
         }
         std::vector<KernelConfig> tiles;  // B in registers: M tiles per workgroup
-        if (current.bRegisters)
+        if (current.bRegisters())
             for (uint32_t t : detail::kTilesPerWorkgroupChoices)
                 if (t != current.tilesPerWorkgroup) {
                     KernelConfig v = current;

@@ -175,7 +175,7 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
         for (uint32_t* f : fields) *f = fuzzField(rng);
         const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
         c.aLoader = loaders[rng.uniformInt(0, 3)];
-        c.bRegisters = rng.uniformInt(0, 1), c.bGlobal = rng.uniformInt(0, 1);
+        c.bGlobal = rng.uniformInt(0, 1);
         c.tapsInner = rng.uniformInt(0, 1), c.fragmentPrefetch = rng.uniformInt(0, 1);
         std::string why;
         try {

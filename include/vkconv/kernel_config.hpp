@@ -81,9 +81,8 @@ struct KernelConfig {
     // (S is padded to a multiple of sLanes in the K ordering); sLanes = stride keeps a strided
     // convolution's loads contiguous. 1 = one tap per thread, consecutive pixels.
     uint32_t sLanes = 1;
-    // Packed loader: each subgroup keeps its MMA_N columns of B in registers for the whole K
-    // (warpsM = 1, bn = warpsN * mmaN), and each workgroup computes tilesPerWorkgroup M tiles.
-    bool bRegisters = false;
+    // Packed loader: each workgroup computes tilesPerWorkgroup M tiles (its subgroups keep B in
+    // registers across them: bRegisters()).
     uint32_t tilesPerWorkgroup = 1;
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
     // fp32 path: the GEMM tile above, or the grouped direct kernel with its own tile: a workgroup
@@ -108,6 +107,10 @@ struct KernelConfig {
     // and " from-memory" with directFromMemory)
     std::string str() const;
     bool groupedDirect() const { return path == Path::Fp32 && fp32Kernel == Fp32Kernel::GroupedDirect; }
+    // The packed loader's one kernel keeps B in registers: each subgroup its MMA_N columns for
+    // the whole K (warpsM = 1, bn = warpsN * mmaN). Its kernel with B staged through shared
+    // memory lost 2.3-3.2x on every layer it served and was removed (bench/RESULTS.md).
+    bool bRegisters() const { return path != Path::Fp32 && aLoader == ALoader::Packed; }
 
     bool operator==(const KernelConfig& o) const { return str() == o.str(); }
 };

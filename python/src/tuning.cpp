@@ -101,7 +101,7 @@ void bindConfig(nb::module_& m) {
         .def_rw("fragment_prefetch", &KernelConfig::fragmentPrefetch)
         .def_rw("b_global", &KernelConfig::bGlobal)
         .def_rw("s_lanes", &KernelConfig::sLanes)
-        .def_rw("b_registers", &KernelConfig::bRegisters)
+        .def_prop_ro("b_registers", &KernelConfig::bRegisters, "the packed loader's kernel: B in registers")
         .def_rw("tiles_per_workgroup", &KernelConfig::tilesPerWorkgroup)
         .def_rw("subgroup_size", &KernelConfig::subgroupSize)
         .def_prop_ro("threads", &KernelConfig::threads)
