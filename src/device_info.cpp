@@ -137,6 +137,15 @@ uint32_t queryComputeUnits(VkPhysicalDevice pd) {
         vkGetPhysicalDeviceProperties2(pd, &props);
         return sm.shaderSMCount;
     }
+    // AMD: the compute units enabled on this part where the driver says (a harvested part has
+    // fewer than its layout), else the layout's count.
+    if (hasExtension(pd, VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME)) {
+        VkPhysicalDeviceShaderCoreProperties2AMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_2_AMD};
+        props.pNext = &core;
+        vkGetPhysicalDeviceProperties2(pd, &props);
+        if (core.activeComputeUnitCount) return core.activeComputeUnitCount;
+        props.pNext = nullptr;
+    }
     if (hasExtension(pd, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
         VkPhysicalDeviceShaderCorePropertiesAMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
         props.pNext = &core;
