@@ -25,6 +25,8 @@
 // - the workgroup's weights (every step's KB x R x S) are copied into shared memory once, with
 //   the first step's loads, so that no step waits for memory before its arithmetic; each step
 //   reads its own into registers as 16-byte vectors (the host pads each block to whole vectors);
+//   where they fit the device's uniform-buffer range, every thread reads them from the uniform
+//   buffer instead (UNIFORM_WEIGHT_VECS below);
 // - the accumulators start at the bias; each output is written once, consecutive threads to
 //   consecutive addresses, as 16-byte stores where the output rows are 16-byte aligned.
 // FROM_MEMORY leaves the input out of shared memory: each thread reads its window rows and its
@@ -46,6 +48,12 @@ layout(constant_id = 25) const uint THREADS = 128;   // THREADS_W * THREADS_H * 
 layout(constant_id = 26) const uint GB = 1;          // groups side by side
 layout(constant_id = 27) const uint GS = 1;          // groups one after another
 layout(constant_id = 28) const bool FROM_MEMORY = false;  // windows and weights read from memory, not shared
+// Above 0: the weights (UNIFORM_WEIGHT_VECS 16-byte vectors in all) are read from the uniform
+// buffer of binding 4 instead of binding 1 and shared memory: every thread of a group applies
+// the same weights, and where a subgroup holds one group's threads a GPU can keep them in
+// registers the subgroup shares (NVIDIA's uniform registers) instead of each thread's own.
+layout(constant_id = 29) const uint UNIFORM_WEIGHT_VECS = 0;
+const bool UNIFORM_WEIGHTS = UNIFORM_WEIGHT_VECS > 0u;
 layout(local_size_x_id = 25) in;
 
 const uint SH = uint(STRIDE_H), SW = uint(STRIDE_W), DH = uint(DIL_H), DW = uint(DIL_W);
@@ -81,6 +89,7 @@ const uint W_VECS = (KB * TAPS + 3u) / 4u;
 // Weights as [group][channel block][C_G][W_VECS], each vector's words [kb][r][s] in order, zero
 // past each group's K_G output channels and past KB x R x S.
 layout(set = 0, binding = 1, std430) readonly buffer WeightBuffer { vec4 weight_vec4[]; };
+layout(set = 0, binding = 4, std140) uniform WeightUniforms { vec4 weight_uniform[UNIFORM_WEIGHTS ? UNIFORM_WEIGHT_VECS : 1u]; };
 // The output again, as vectors, for the 16-byte stores (the same binding as output_data).
 layout(set = 0, binding = 3, std430) writeonly buffer OutputVec4 { vec4 output_vec4[]; };
 // The input again, as vectors, for the 16-byte loads (the same binding as input_data).
@@ -92,7 +101,7 @@ shared vec4 sIn[FROM_MEMORY ? 1u : BUFFERS * STEP_WORDS / 4u];
 // The workgroup's weights: [set of groups s][group p of the set][input channel c][W_VECS].
 const uint WEIGHT_VECS = GS * GB * C_G * W_VECS;
 const uint WEIGHT_LOADS = (WEIGHT_VECS + THREADS - 1u) / THREADS;  // 16-byte loads a thread
-shared vec4 sW[FROM_MEMORY ? 1u : WEIGHT_VECS];
+shared vec4 sW[FROM_MEMORY ? 1u : (UNIFORM_WEIGHTS ? 1u : WEIGHT_VECS)];
 // From memory, where each group's tile is its whole output plane of one output channel
 // (depthwise on small planes): the workgroup's GB planes are one contiguous run of the output, so
 // the outputs pass through shared memory and leave as that run, 16-byte stores where it starts
@@ -152,7 +161,7 @@ void main() {
 
     if (!FROM_MEMORY) {
         fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
-        loadWeights(firstGroup, kBlock);     // read after the first step's barrier
+        if (!UNIFORM_WEIGHTS) loadWeights(firstGroup, kBlock);  // read after the first step's barrier
         if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
     }
 
@@ -180,7 +189,9 @@ void main() {
         const uint weightBase = ((step * GB + plane) * C_G + c) * W_VECS;
         const uint memoryWeightBase = ((g * K_BLOCKS + kBlock) * C_G + c) * W_VECS;  // loadWeights' order
         [[unroll]] for (uint i = 0; i < W_VECS; ++i) {
-            const vec4 v = FROM_MEMORY ? weight_vec4[memoryWeightBase + i] : sW[weightBase + i];
+            const vec4 v = UNIFORM_WEIGHTS ? weight_uniform[memoryWeightBase + i]
+                           : FROM_MEMORY   ? weight_vec4[memoryWeightBase + i]
+                                           : sW[weightBase + i];
             w[4u * i] = v.x, w[4u * i + 1u] = v.y, w[4u * i + 2u] = v.z, w[4u * i + 3u] = v.w;
         }
 

@@ -31,6 +31,7 @@ struct Conv2dImpl {
     ExecutionPlan plan;
     std::shared_ptr<ComputePipeline> pipeline;
     Buffer weights, bias;
+    uint64_t uniformWeightBytes = 0;  // PreparedKernel::uniformWeightBytes
 
     // Packed loader only: the pass that packs each chunk's input into `packedInput` before the
     // conv reads it, its grid per chunk, and its descriptor sets.
@@ -56,11 +57,12 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
     const bool packed = packPipeline != nullptr;
     if (!pool) {
         const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * (packed ? 2 : 1);
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n * PipelineCache::kBindings};
+        const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n * PipelineCache::kBindings},
+                                              {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, n}};
         VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         info.maxSets = n;
-        info.poolSizeCount = 1;
-        info.pPoolSizes = &size;
+        info.poolSizeCount = 2;
+        info.pPoolSizes = sizes;
         VkDescriptorPool p;
         VKCONV_CHECK(vkCreateDescriptorPool(device, &info, nullptr, &p));
         pool = UniqueDescriptorPool(device, p);
@@ -79,17 +81,19 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
     sets.assign(all.begin(), all.begin() + chunks);
     packSets.assign(all.begin() + chunks, all.end());
 
+    // The weights as a uniform buffer too, where the kernel reads them so (uniformWeightBytes).
+    const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes ? uniformWeightBytes : VK_WHOLE_SIZE};
     auto write = [&](VkDescriptorSet set, const VkDescriptorBufferInfo (&infos)[4]) {
-        VkWriteDescriptorSet writes[4];
-        for (uint32_t b = 0; b < 4; ++b) {
+        VkWriteDescriptorSet writes[5];
+        for (uint32_t b = 0; b < 5; ++b) {
             writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             writes[b].dstSet = set;
             writes[b].dstBinding = b;
             writes[b].descriptorCount = 1;
-            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            writes[b].pBufferInfo = &infos[b];
+            writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+            writes[b].pBufferInfo = b < 4 ? &infos[b] : &uniformWeights;
         }
-        vkUpdateDescriptorSets(device, 4, writes, 0, nullptr);
+        vkUpdateDescriptorSets(device, uniformWeightBytes ? 5 : 4, writes, 0, nullptr);
     };
     for (size_t i = 0; i < chunks; ++i) {
         const ChunkBinding& chunk = plan.chunks[i];
@@ -266,7 +270,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
                         std::to_string(device.maxStorageBufferRange) + ")");
     impl.plan = planFor(problem, device, c);
     if (c.groupedDirect()) impl.why += "; " + groupedDirectNote(problem);
-    PreparedKernel kernel = c.groupedDirect()              ? prepareGroupedDirectKernel(problem, c, weight)
+    PreparedKernel kernel = c.groupedDirect()              ? prepareGroupedDirectKernel(problem, c, device, weight)
                             : c.path == Path::Fp32         ? prepareFp32Kernel(problem, c, weight)
                             : c.aLoader == ALoader::Packed ? preparePackedCoopMatKernel(problem, c, weight)
                             : c.aLoader == ALoader::Nhwc   ? prepareNhwcCoopMatKernel(problem, c, weight)
@@ -304,6 +308,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
                         std::to_string(device.maxStorageBufferRange) + ")");
     impl.pipeline = impl.context->pipelines().get(kernel.pipeline);
     impl.weights = Buffer(*impl.context, kernel.packedWeights.size(), Buffer::Kind::DeviceLocal);
+    impl.uniformWeightBytes = kernel.uniformWeightBytes;
     uploadToBuffer(*impl.context, impl.weights, 0, kernel.packedWeights.data(), kernel.packedWeights.size());
     impl.bias = Buffer(*impl.context, std::max<uint64_t>(problem.outChannels, 1) * 4, Buffer::Kind::DeviceLocal);
     if (problem.bias)

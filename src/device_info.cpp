@@ -190,6 +190,7 @@ DeviceInfo queryDeviceInfo(VkInstance instance, VkPhysicalDevice pd, uint32_t in
     info.maxSubgroupSize = sizeControl.maxSubgroupSize ? sizeControl.maxSubgroupSize : subgroup.subgroupSize;
     info.maxSharedMemoryBytes = lim.maxComputeSharedMemorySize;
     info.maxStorageBufferRange = lim.maxStorageBufferRange;
+    info.maxUniformBufferRange = lim.maxUniformBufferRange;
     info.minStorageBufferOffsetAlignment = lim.minStorageBufferOffsetAlignment;
     for (int i = 0; i < 3; ++i) info.maxWorkGroupCount[i] = lim.maxComputeWorkGroupCount[i];
     info.maxWorkGroupInvocations = lim.maxComputeWorkGroupInvocations;

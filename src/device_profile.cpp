@@ -86,9 +86,11 @@ std::vector<DeviceProfile> makeBuiltins() {
     p = {};
     p.name = "vulkan-minimum";
     p.description = "The Vulkan 1.3 spec minimums: 16 KB shared memory, 2^27-byte storage buffers, "
-                    "65535 workgroups per dimension, 128 invocations, no fp16, no cooperative matrices";
+                    "16 KB uniform buffers, 65535 workgroups per dimension, 128 invocations, no fp16, "
+                    "no cooperative matrices";
     p.maxSharedMemoryBytes = 16384;
     p.maxStorageBufferRange = 1ull << 27;
+    p.maxUniformBufferRange = 16384;
     p.maxWorkGroupCount = std::array<uint32_t, 3>{65535, 65535, 65535};
     p.maxWorkGroupInvocations = 128;
     p.shaderFloat16 = false;
@@ -152,6 +154,7 @@ DeviceInfo applyProfile(const DeviceInfo& d, const DeviceProfile& p, std::vector
     }
     if (p.maxSharedMemoryBytes) e.maxSharedMemoryBytes = std::min(d.maxSharedMemoryBytes, *p.maxSharedMemoryBytes);
     if (p.maxStorageBufferRange) e.maxStorageBufferRange = std::min(d.maxStorageBufferRange, *p.maxStorageBufferRange);
+    if (p.maxUniformBufferRange) e.maxUniformBufferRange = std::min(d.maxUniformBufferRange, *p.maxUniformBufferRange);
     if (p.maxWorkGroupCount)
         for (int i = 0; i < 3; ++i) e.maxWorkGroupCount[i] = std::min(d.maxWorkGroupCount[i], (*p.maxWorkGroupCount)[i]);
     if (p.maxWorkGroupInvocations)

@@ -71,6 +71,8 @@ uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
                                       : 1;
         return uint32_t(std::min<uint64_t>(2 * 16 + outWords * 4, 1u << 30));
     }
+    // The staged weights: counted even where the kernel reads them as a uniform buffer instead
+    // (prepareGroupedDirectKernel), which depends on the device; an upper bound there.
     const GroupedDirectTile t = groupedDirectTile(c, p);
     return uint32_t(std::min<uint64_t>(
         t.buffers * c.directGroups * t.inH * t.rowWords * 4 + groupedDirectWeightVectors(c, p) * 16, 1u << 30));

@@ -7,7 +7,8 @@
 
 namespace vkconv::detail {
 
-PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConfig& c, const DeviceInfo& device,
+                                          const float* weight) {
     GroupedDirectSpec spec{};
     spec.problem = makeProblemSpec(p, 0, 0);
     spec.threadsW = c.directThreadsW;
@@ -35,6 +36,13 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
                             packed.data() + ((g * kBlocks + k / kb) * cG + ch) * stepWords + (k % kb) * taps);
 
     PreparedKernel k;
+    // Every thread of a group reads the same weights: as a uniform buffer a GPU can keep them in
+    // registers its subgroup shares (NVIDIA's uniform registers) instead of each thread's own.
+    const uint64_t bytes = packed.size() * sizeof(float);
+    if (bytes <= device.maxUniformBufferRange) {
+        spec.uniformWeightVectors = uint32_t(bytes / 16);
+        k.uniformWeightBytes = bytes;
+    }
     k.pipeline = pipelineKey("conv2d_grouped_direct", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.packedWeights = floatBytes(packed);

@@ -78,6 +78,7 @@ struct GroupedDirectSpec {
     ProblemSpec problem;
     uint32_t threadsW, threadsH, vecW, rows, channels, threads, groups, groupSteps;
     VkBool32 fromMemory;  // id 28: FROM_MEMORY
+    uint32_t uniformWeightVectors;  // id 29: UNIFORM_WEIGHT_VECS (0: the weights from binding 1 only)
     uint32_t debugSkip;   // id 40: DEBUG_SKIP (KernelConfig::debugSkip)
 
     static std::vector<VkSpecializationMapEntry> entries() {
@@ -90,6 +91,7 @@ struct GroupedDirectSpec {
                                     offsetof(GroupedDirectSpec, groups),   offsetof(GroupedDirectSpec, groupSteps)};
         for (uint32_t i = 0; i < 8; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
         e.push_back({28, offsetof(GroupedDirectSpec, fromMemory), sizeof(VkBool32)});
+        e.push_back({29, offsetof(GroupedDirectSpec, uniformWeightVectors), sizeof(uint32_t)});
         return e;
     }
 };

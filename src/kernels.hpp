@@ -17,6 +17,9 @@ namespace vkconv::detail {
 struct PreparedKernel {
     PipelineKey pipeline;
     std::vector<uint8_t> packedWeights;  // bytes, uploaded once to binding 1
+    // Above 0: the kernel also reads the first this many bytes of them as a uniform buffer
+    // (PipelineCache::kUniformWeights).
+    uint64_t uniformWeightBytes = 0;
     // Loaders that rewrite the input first: the pass that writes each chunk's packed input (its
     // size is the plan's workspace, planFor() in conv2d.cpp) and its grid for a chunk's images.
     std::optional<PipelineKey> packInput;
@@ -32,9 +35,10 @@ std::vector<float> packWeightsKxN(const ConvProblem& problem, const float* weigh
 PreparedKernel prepareFp32Kernel(const ConvProblem& problem, const KernelConfig& config,
                                  const float* weight);
 // Weights as [group][channel block][C/groups][directChannels][R][S], each (block, channel)
-// padded to whole 16-byte vectors, zero past K/groups.
+// padded to whole 16-byte vectors, zero past K/groups; read as a uniform buffer where they fit
+// the device's maxUniformBufferRange.
 PreparedKernel prepareGroupedDirectKernel(const ConvProblem& problem, const KernelConfig& config,
-                                          const float* weight);
+                                          const DeviceInfo& device, const float* weight);
 PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,
                                     const float* weight);
 

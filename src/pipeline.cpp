@@ -102,11 +102,12 @@ std::string pipelineStatistics(ContextImpl& ctx, VkPipeline pipeline) {
 }
 
 PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
-    VkDescriptorSetLayoutBinding bindings[kBindings];
+    VkDescriptorSetLayoutBinding bindings[kBindings + 1];
     for (uint32_t i = 0; i < kBindings; ++i)
         bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[kUniformWeights] = {kUniformWeights, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = kBindings;
+    setInfo.bindingCount = kBindings + 1;
     setInfo.pBindings = bindings;
     VkDescriptorSetLayout setLayout;
     VKCONV_CHECK(vkCreateDescriptorSetLayout(ctx.device, &setInfo, nullptr, &setLayout));

@@ -69,8 +69,10 @@ const DeviceProfile& narrowProfile() {
     static const DeviceProfile profile = [] {
         DeviceProfile p;
         p.name = "narrow-1MiB";
-        p.description = "1 MiB storage buffers, 4 x 65535 x 2 workgroups: forces chunks and grid splits";
+        p.description = "1 MiB storage buffers, 4 x 65535 x 2 workgroups, 64-byte uniform buffers: forces "
+                        "chunks and grid splits, and weights from storage buffers only";
         p.maxStorageBufferRange = 1ull << 20;
+        p.maxUniformBufferRange = 64;
         p.maxWorkGroupCount = std::array<uint32_t, 3>{4, 65535, 2};
         return p;
     }();

@@ -50,6 +50,7 @@ struct DeviceInfo {
     bool computeFullSubgroups = false;  // full subgroups can be required in compute
     uint32_t maxSharedMemoryBytes = 0;  // maxComputeSharedMemorySize
     uint64_t maxStorageBufferRange = 0;
+    uint64_t maxUniformBufferRange = 0;
     uint64_t minStorageBufferOffsetAlignment = 0;
     uint64_t maxMemoryAllocationSize = 0;
     uint64_t deviceLocalBytes = 0;

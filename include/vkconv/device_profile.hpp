@@ -20,6 +20,7 @@ struct DeviceProfile {
     std::optional<uint32_t> minSubgroupSize, maxSubgroupSize;
     std::optional<uint32_t> maxSharedMemoryBytes;
     std::optional<uint64_t> maxStorageBufferRange;
+    std::optional<uint64_t> maxUniformBufferRange;
     std::optional<std::array<uint32_t, 3>> maxWorkGroupCount;
     std::optional<uint32_t> maxWorkGroupInvocations;
     std::optional<bool> shaderFloat16, shaderBFloat16, coopMatKhr, coopMat2Nv;

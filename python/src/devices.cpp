@@ -71,6 +71,7 @@ void bindDevices(nb::module_& m) {
         .def_ro("max_subgroup_size", &DeviceInfo::maxSubgroupSize)
         .def_ro("max_shared_memory_bytes", &DeviceInfo::maxSharedMemoryBytes)
         .def_ro("max_storage_buffer_range", &DeviceInfo::maxStorageBufferRange)
+        .def_ro("max_uniform_buffer_range", &DeviceInfo::maxUniformBufferRange)
         .def_ro("max_memory_allocation_size", &DeviceInfo::maxMemoryAllocationSize)
         .def_ro("device_local_bytes", &DeviceInfo::deviceLocalBytes)
         .def_ro("max_work_group_count", &DeviceInfo::maxWorkGroupCount)

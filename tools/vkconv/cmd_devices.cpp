@@ -61,6 +61,7 @@ void printTable(const std::vector<ProfiledDevice>& devices, const std::string& p
                                  yesNo(d.computeFullSubgroups) + ")");
         row("shared memory / workgroup", std::to_string(d.maxSharedMemoryBytes) + " bytes");
         row("maxStorageBufferRange", std::to_string(d.maxStorageBufferRange) + " bytes");
+        row("maxUniformBufferRange", std::to_string(d.maxUniformBufferRange) + " bytes");
         row("max workgroup invocations", std::to_string(d.maxWorkGroupInvocations));
         row("compute units", d.computeUnits ? std::to_string(d.computeUnits) : std::string("not reported"));
         row("fp16 / 16-bit storage", yesNo(d.shaderFloat16) + " / " + yesNo(d.storageBuffer16Bit));
@@ -120,6 +121,7 @@ nlohmann::json toJson(const ProfiledDevice& pd) {
         {"compute_full_subgroups", d.computeFullSubgroups},
         {"max_shared_memory_bytes", d.maxSharedMemoryBytes},
         {"max_storage_buffer_range", d.maxStorageBufferRange},
+        {"max_uniform_buffer_range", d.maxUniformBufferRange},
         {"max_workgroup_invocations", d.maxWorkGroupInvocations},
         {"compute_units", d.computeUnits},
         {"max_workgroup_count", d.maxWorkGroupCount},
