@@ -237,7 +237,15 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         if (c.directRows == 8 && laneWords <= 2) return 0.6;
         return c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5;
     }
-    if (p.inChannels / p.groups > 1) return c.directRows >= 2 ? 0.76 : 1.1;
+    if (p.inChannels / p.groups > 1) {
+        // With the weights read as uniforms, rows of 14 threads (56 outputs) led the 16-thread rows
+        // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
+        // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, bench/RESULTS.md), so the
+        // staged tiles' factor for 16-thread rows is taken back here.
+        const bool sixteenForFourteen =
+            c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16;
+        return (c.directRows >= 2 ? 0.76 : 1.1) / (sixteenForFourteen ? 0.85 : 1.0);
+    }
     // Whole planes of one output channel leave through shared memory as one run (PLANES_OUT):
     // dw 512/14 0.145 ms as thread 8x2 with 16 groups a workgroup (0.246 with each thread's words
     // stored down its column), 0.157 as thread 8x1 with 8 (0.178). Fastest of the 120 such tiles
@@ -343,7 +351,8 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // against 0.185 from memory, ConvNeXt's 7x7 0.165 against 0.170 staged (kernel-lab on the
     // H200, bench/RESULTS.md). Rows of 28 threads (MobileNet's dw 32/112) stayed ahead of 32
     // (0.119 against 0.131), so the rule stops at 14. The model counts the 8 columns past the row
-    // as work (1.14x), hence the factor: 0.97 / 1.14.
+    // as work (1.14x), hence the factor: 0.97 / 1.14. (From memory with the weights as uniforms,
+    // 14 threads led on ResNeXt: fromMemoryFactor takes the factor back there.)
     if (vectorStrips && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16)
         factor *= 0.85;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
