@@ -81,8 +81,8 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
     sets.assign(all.begin(), all.begin() + chunks);
     packSets.assign(all.begin() + chunks, all.end());
 
-    // The weights as a uniform buffer too, where the kernel reads them so (uniformWeightBytes).
-    const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes ? uniformWeightBytes : VK_WHOLE_SIZE};
+    // The weights as a uniform buffer too (binding 4), written only where the kernel reads them so.
+    const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes};
     auto write = [&](VkDescriptorSet set, const VkDescriptorBufferInfo (&infos)[4]) {
         VkWriteDescriptorSet writes[5];
         for (uint32_t b = 0; b < 5; ++b) {

@@ -144,7 +144,6 @@ uint32_t queryComputeUnits(VkPhysicalDevice pd) {
         props.pNext = &core;
         vkGetPhysicalDeviceProperties2(pd, &props);
         if (core.activeComputeUnitCount) return core.activeComputeUnitCount;
-        props.pNext = nullptr;
     }
     if (hasExtension(pd, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
         VkPhysicalDeviceShaderCorePropertiesAMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
