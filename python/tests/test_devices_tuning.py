@@ -18,6 +18,9 @@ def test_devices_and_context(ctx):
     assert ctx.device.index == devices[ctx.device.index].index
     assert vkconv.Context(device=ctx.device.index).device.name == ctx.device.name
     assert ctx.cache_dir == os.environ["VKCONV_CACHE_DIR"]
+    # The limits the heuristic and the grouped kernel's uniform weights read; compute units are 0
+    # where the driver reports none (lavapipe).
+    assert all(d.max_uniform_buffer_range >= 16384 and d.compute_units >= 0 for d in devices)
 
 
 def test_bad_context_arguments(ctx):
@@ -36,6 +39,8 @@ def test_profiles_narrow_the_device_and_stay_correct(rng, profile):
     assert profile in vkconv.profiles()
     ctx = vkconv.Context(profile=profile)
     assert ctx.profile == profile
+    if profile == "vulkan-minimum":
+        assert ctx.device.max_uniform_buffer_range <= 16384
     x, w, b = uniform(rng, (2, 8, 10, 10)), uniform(rng, (16, 8, 3, 3)), uniform(rng, 16)
     conv = vkconv.Conv2d(ctx, w, b, padding=1, input_shape=x.shape)
     bound = vkconv.error_bound(conv.config().path)
