@@ -213,6 +213,20 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
 
 namespace {
 
+// Four or more outputs along a row and at most two down a column, read as 16-byte vectors
+// (groupedDirectCost's measured rules for these "vector strips").
+bool vectorStrips(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    return !d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28;
+}
+
+// Rows of 56 outputs on 16 threads of 4 (a tile 64 wide) instead of 14: the staged tiles that
+// groupedDirectCost ranks ahead by this factor, and fromMemoryFactor takes it back from.
+constexpr double kSixteenThreadRows = 0.85;
+bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    return vectorStrips(c, d, p) && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 &&
+           c.directThreadsW == 16;
+}
+
 // What reading windows and weights from memory does to a tile's cost, against the same tile
 // staged in shared memory. Measured on the H200 (kernel-lab, the same tiles both ways,
 // bench/RESULTS.md): it saves each workgroup the staging, the zeroing and a barrier a step, and
@@ -242,9 +256,7 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
         // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, bench/RESULTS.md), so the
         // staged tiles' factor for 16-thread rows is taken back here.
-        const bool sixteenForFourteen =
-            c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16;
-        return (c.directRows >= 2 ? 0.76 : 1.1) / (sixteenForFourteen ? 0.85 : 1.0);
+        return (c.directRows >= 2 ? 0.76 : 1.1) / (sixteenThreadRows(c, d, p) ? kSixteenThreadRows : 1.0);
     }
     // Whole planes of one output channel leave through shared memory as one run (PLANES_OUT):
     // dw 512/14 0.145 ms as thread 8x2 with 16 groups a workgroup (0.246 with each thread's words
@@ -334,18 +346,18 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // for the model's 8x1, ResNeXt's grouped 3x3 0.218-0.235 against 0.266, dw 64/112 stride 2
     // 0.157 against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model,
     // counting shared-memory wavefronts, ranks behind one output a row.
-    const bool vectorStrips = !d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28;
-    if (vectorStrips) factor *= 0.8;
+    const bool strips = vectorStrips(c, d, p);
+    if (strips) factor *= 0.8;
     // Among them, tiles that read at most 8 input rows (before the halo) led MobileNet's two
     // 112x112 depthwise layers in every H200 run, against tiles of twice as many rows: dw 32/112
     // 0.118-0.123 ms as 8x112 threads 28x4 against 0.124-0.125 as 16x112 threads 28x8, dw 64/112
     // s2 0.157-0.160 as 4x56 threads 14x4 against 0.161 as 8x56 threads 14x8 (kernel-lab twice
     // and the sweep of eab2b95, bench/RESULTS.md).
-    if (vectorStrips && t.outH * uint64_t(p.strideH) <= 8) factor *= 0.96;
+    if (strips && t.outH * uint64_t(p.strideH) <= 8) factor *= 0.96;
     // Among them, with four or more output channels a thread, eight outputs along one row led:
     // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
     // on the H200, twice: bench/history/general-path.md).
-    if (vectorStrips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
+    if (strips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
     // Where a row takes 14 threads (56 outputs, 4 a thread), 16 threads a row (a tile 64 wide, two
     // whole rows a subgroup) led by 3-4% in every tile height timed: ResNeXt's grouped 3x3 0.178 ms
     // against 0.185 from memory, ConvNeXt's 7x7 0.165 against 0.170 staged (kernel-lab on the
@@ -353,8 +365,7 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // (0.119 against 0.131), so the rule stops at 14. The model counts the 8 columns past the row
     // as work (1.14x), hence the factor: 0.97 / 1.14. (From memory with the weights as uniforms,
     // 14 threads led on ResNeXt: fromMemoryFactor takes the factor back there.)
-    if (vectorStrips && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 && c.directThreadsW == 16)
-        factor *= 0.85;
+    if (sixteenThreadRows(c, d, p)) factor *= kSixteenThreadRows;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
