@@ -156,6 +156,7 @@ int main(int argc, char** argv) try {
                 auto ms = conv.time(in, out, 2, iterations);
                 std::sort(ms.begin(), ms.end());
                 std::printf("%8.3f ms (full %.3f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
+                if (stats) std::printf("%s", conv.driverStatistics().c_str());
             }
     }
     std::printf("\n== best %zu of %zu (checked against the CPU reference on images 0 and %lld)\n",
