@@ -17,11 +17,14 @@
 #                     the check's own tuning cache, which later --run steps use
 #   --lab ARG...      `kernel-lab ARG...`
 #   --run ARG...      `vkconv run ARG...`
+#   --twin ARG...     the grouped direct kernel's CUDA twin (bench/gpu/twins/convnext_dw7.cu, ARG:
+#                     ROWS TILE_H), built with nvcc there, timed, then once under Nsight Compute,
+#                     whose hardware counters Vulkan dispatches do not give
 #   --python          the Python module: built here, library and module together from the
 #                     sources, with the compiler, glslang, headers and nanobind of the carried
 #                     BUILD/python-bundle (a module must be built with the Python, and the C++
 #                     toolchain, it runs with); then python/bench_torch.py against PyTorch
-#   --sweep, --lab and --run take every argument up to the next `--` or the end, and may be
+#   --sweep, --lab, --run and --twin take every argument up to the next `--` or the end, and may be
 #   repeated: `--lab --batch 64 --filter "breg tiles" -- --lab --batch 512 --filter "breg tiles"`.
 # Options:
 #   --budget S        wall-clock seconds for the whole check (default 540): each step gets at most
@@ -46,14 +49,14 @@ ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
 BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers
-EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run, ARGS quoted with printf %q
+EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
     --tests) TESTS=1 ;;
     --bench) BENCH=1 ;;
     --no-torch) TORCH=0 ;;
     --python) PYTHON=1 ;;
-    --sweep | --lab | --run)
+    --sweep | --lab | --run | --twin)
       kind=${1#--}
       shift
       args=()
@@ -230,8 +233,19 @@ run_extra() {  # run_extra INDEX "KIND ARGS"
     sweep) need "$CLI_BIN" && step "sweep$n" 400 "$CLI_BIN" sweep "${args[@]}" --json "$R/sweep$n.json" ;;
     lab) need "$LAB_BIN" && step "lab$n" 400 "$LAB_BIN" "${args[@]}" ;;
     run) need "$CLI_BIN" && step "run$n" 120 "$CLI_BIN" run "${args[@]}" ;;
+    twin) step "twin$n" 200 bash -c "$TWIN_SCRIPT" twin "$R/twin$n" "${args[@]}" ;;
   esac
 }
+
+# The CUDA twin (--twin): nvcc, a timed run, then one launch under Nsight Compute (the clocks left
+# alone, as ../shared/gpu/README.md asks). "$1" the binary to build, the rest its arguments.
+TWIN_SCRIPT='
+  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+  nvcc -O3 -arch=sm_90 -Xptxas -v bench/gpu/twins/convnext_dw7.cu -o "$1" && "$1" 100 "${@:2}" || exit 1
+  [[ -n $ncu ]] || { echo "no ncu here"; exit 1; }
+  "$ncu" --clock-control none --launch-skip 205 --launch-count 1 --section SpeedOfLight \
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \
+    --section Occupancy --section SchedulerStats --section LaunchStats --section InstructionStats "$1" 10 "${@:2}"'
 
 # ---------------------------------------------------------------- the check
 if ((DRY)); then
