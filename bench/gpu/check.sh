@@ -238,7 +238,8 @@ run_extra() {  # run_extra INDEX "KIND ARGS"
 }
 
 # The CUDA twin (--twin): nvcc, a timed run, then one launch under Nsight Compute (the clocks left
-# alone, as ../shared/gpu/README.md asks). "$1" the binary to build, the rest its arguments.
+# alone, as ../shared/gpu/README.md asks), past the twin's 200 warm-up launches. "$1" the binary
+# to build, the rest its arguments.
 TWIN_SCRIPT='
   ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
   nvcc -O3 -arch=sm_90 -Xptxas -v bench/gpu/twins/convnext_dw7.cu -o "$1" && "$1" 100 "${@:2}" || exit 1
