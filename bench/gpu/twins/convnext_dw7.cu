@@ -5,7 +5,8 @@
 // one-column shift, so that rows are whole 16-byte vectors) copied into shared memory with 16-byte
 // loads; each thread ROWS rows x 4 columns, its window rows read as 16-byte vectors; weights from
 // constant memory; 16-byte stores. ROWS 2, TILE_H 8 is the heuristic's pick ("8x64 thread 2x4 k1
-// threads 16x4"). It checks a few planes against a double reference. On the GPU machine:
+// threads 16x4"). It checks a few planes of its NaN-poisoned output against a double reference
+// (exit 1 past the fp32 bound, 1e-5). On the GPU machine:
 // `bash bench/gpu/check.sh --twin ROWS TILE_H` (bench/gpu/README.md); by hand:
 //   nvcc -O3 -arch=sm_90 convnext_dw7.cu -o twin && ./twin [ITERATIONS] [ROWS] [TILE_H]
 // (RUN in main lists the pairs built.)
@@ -113,6 +114,7 @@ void run(int iterations, const float* dIn, const float* dBias, float* dOut, cons
          const std::vector<float>& w, const std::vector<float>& b) {
     const size_t elems = size_t(N) * C * H * W;
     const dim3 grid(N * ((H + TILE_H - 1) / TILE_H), 1, C), block(16 * TILE_H / ROWS);
+    cudaMemset(dOut, 0xff, elems * 4);  // NaN: an output the kernel misses fails the check
     for (int i = 0; i < 200; ++i) depthwise7<ROWS, TILE_H><<<grid, block>>>(dIn, dBias, dOut);
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
@@ -143,6 +145,9 @@ void run(int iterations, const float* dIn, const float* dBias, float* dOut, cons
                 const double d = y[(size_t(c) * H + oh) * W + ow] - r;
                 num += d * d, den += r * r;
             }
+    const cudaError_t status = cudaGetLastError();
+    const double error = std::sqrt(num / den);
     std::printf("convnext_dw7 twin, %dx64 tiles, thread %dx4: median %.4f ms (min %.4f) over %d runs; rel. error %.2e; %s\n",
-                TILE_H, ROWS, ms[ms.size() / 2], ms[0], iterations, std::sqrt(num / den), cudaGetErrorString(cudaGetLastError()));
+                TILE_H, ROWS, ms[ms.size() / 2], ms[0], iterations, error, cudaGetErrorString(status));
+    if (!(error <= 1e-5) || status != cudaSuccess) std::exit(1);  // the fp32 path's bound; NaN fails too
 }
