@@ -57,15 +57,7 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
     const bool packed = packPipeline != nullptr;
     if (!pool) {
         const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * (packed ? 2 : 1);
-        const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n * PipelineCache::kBindings},
-                                              {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, n}};
-        VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        info.maxSets = n;
-        info.poolSizeCount = 2;
-        info.pPoolSizes = sizes;
-        VkDescriptorPool p;
-        VKCONV_CHECK(vkCreateDescriptorPool(device, &info, nullptr, &p));
-        pool = UniqueDescriptorPool(device, p);
+        pool = context->pipelines().makeDescriptorPool(n);
         poolLive = LiveToken(context->live.descriptorPools);
     } else {
         VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));

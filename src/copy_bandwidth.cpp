@@ -35,15 +35,8 @@ CopyBandwidth measureCopyBandwidth(const Context& context, uint64_t bytes, int w
     PipelineKey key;
     key.shader = "copy_buffer";
     auto pipeline = pipelines.get(key);
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, PipelineCache::kBindings},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 1;
-    poolInfo.poolSizeCount = 2;
-    poolInfo.pPoolSizes = sizes;
-    VkDescriptorPool pool;
-    VKCONV_CHECK(vkCreateDescriptorPool(ctx.device, &poolInfo, nullptr, &pool));
-    UniqueDescriptorPool ownedPool(ctx.device, pool);
+    UniqueDescriptorPool ownedPool = pipelines.makeDescriptorPool(1);
+    VkDescriptorPool pool = ownedPool.get();
     VkDescriptorSetLayout layout = pipelines.setLayout();
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool;

@@ -43,7 +43,7 @@ uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
 std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p, const std::string& loader) {
     if (c.bk % 8 || c.bn % 8) return loader + " needs BK and BN multiples of 8 (16-byte words)";
     if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.tilesPerWorkgroup != 1)
-        return loader + " takes two stages, no bglobal, lanes, breg or tiles";
+        return loader + " takes two stages, no bglobal, lanes or tiles";
     // Padding C to BK multiplies the GEMM K: refuse more than 2x (3-channel first layers belong
     // to the packed loader, which folds the stride into the channels).
     if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))

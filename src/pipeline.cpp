@@ -148,6 +148,18 @@ PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
     cache_ = UniquePipelineCache(ctx.device, cache);
 }
 
+UniqueDescriptorPool PipelineCache::makeDescriptorPool(uint32_t sets) const {
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * kBindings},
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}};
+    VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    info.maxSets = sets;
+    info.poolSizeCount = 2;
+    info.pPoolSizes = sizes;
+    VkDescriptorPool pool;
+    VKCONV_CHECK(vkCreateDescriptorPool(context_.device, &info, nullptr, &pool));
+    return UniqueDescriptorPool(context_.device, pool);
+}
+
 PipelineCache::~PipelineCache() {
     try {
         save();

@@ -86,6 +86,8 @@ public:
     const std::string& loadNote() const { return loadNote_; }
 
     VkDescriptorSetLayout setLayout() const { return setLayout_.get(); }
+    // A pool for `sets` descriptor sets of that layout (its storage and uniform bindings).
+    UniqueDescriptorPool makeDescriptorPool(uint32_t sets) const;
     VkPipelineLayout layout() const { return layout_.get(); }
     VkPipelineCache vkCache() const { return cache_.get(); }
     size_t size() const;  // pipelines alive now
