@@ -63,6 +63,14 @@ ComputePipeline::ComputePipeline(ContextImpl& ctx, VkPipelineLayout layout, VkPi
     pipeline_ = UniquePipeline(ctx.device, pipeline);
 }
 
+std::string statisticValueText(const std::string& name, uint64_t value) {
+    constexpr uint64_t kNvidiaLocalMemoryBase = uint64_t(1) << 36;
+    std::string text = std::to_string(value);
+    if (name == "Local Memory Size" && value >= kNvidiaLocalMemoryBase && value - kNvidiaLocalMemoryBase < (uint64_t(1) << 32))
+        text += " (" + std::to_string(value - kNvidiaLocalMemoryBase) + " B local a thread)";
+    return text;
+}
+
 std::string pipelineStatistics(ContextImpl& ctx, VkPipeline pipeline) {
     if (!ctx.captureStatistics) return "";
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
@@ -91,7 +99,7 @@ std::string pipelineStatistics(ContextImpl& ctx, VkPipeline pipeline) {
             switch (s.format) {
                 case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: out += s.value.b32 ? "true" : "false"; break;
                 case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: out += std::to_string(s.value.i64); break;
-                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: out += std::to_string(s.value.u64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: out += statisticValueText(s.name, s.value.u64); break;
                 case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: out += std::to_string(s.value.f64); break;
                 default: out += "?";
             }
