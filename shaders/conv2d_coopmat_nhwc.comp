@@ -21,6 +21,9 @@
 // 151-254 registers on NVIDIA, two workgroups an SM), and lost where 8 subgroups leave 128
 // (bench/RESULTS.md).
 //
+// SPLIT_K > 1 (split-K, src/split_k.hpp): the grid's Z shares each tile's K slices, and the
+// epilogue writes fp32 partial tiles to binding 3 (the partials workspace) instead of the output.
+//
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
 // straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
@@ -53,6 +56,12 @@ const uint B_PER_THREAD = (B_WORDS + THREADS - 1) / THREADS;
 // NHWC_C: C padded to a multiple of BK (the NCHW loader reads the channels past C as zero).
 const uint TAP_SLICES = NHWC_C / BK;
 const uint SLICES = KERNEL_R * KERNEL_S * TAP_SLICES;
+// Split-K (src/split_k.hpp): workgroup z of the grid multiplies the K slices
+// [z * WORKGROUP_SLICES, (z + 1) * WORKGROUP_SLICES) and writes its partial tile to binding 3 as
+// the partials of split z, which reduce_split_k.comp adds up. The host makes SPLIT_K divide SLICES.
+layout(constant_id = 66) const uint SPLIT_K = 1;
+const uint WORKGROUP_SLICES = SLICES / SPLIT_K;
+uint sliceBase;  // the first K slice of this workgroup
 
 #ifdef VKCONV_NCHW_INPUT
 #include "nchw_input.glsl"
@@ -125,7 +134,9 @@ void storeA(uint stage, uvec4 a[A_PER_THREAD]) {
 }
 #endif
 
+// Slice t of this workgroup's K slices.
 void loadSlice(uint t, out A_REG a[A_PER_THREAD], out uvec4 b[B_PER_THREAD]) {
+    t += sliceBase;
     loadA(t, a);
     [[unroll]] for (uint i = 0; i < B_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
@@ -210,7 +221,7 @@ void multiplyHeldSlice(bool next, uint nextStage, uint warpM, uint warpN) {
 // fragments, which then take slice t+1's from the other stage.
 void multiplyStep(uint t, uint stage, uint warpM, uint warpN) {
     if (FRAGMENT_PREFETCH)
-        multiplyHeldSlice(t + 1 < SLICES, 1 - stage, warpM, warpN);
+        multiplyHeldSlice(t + 1 < WORKGROUP_SLICES, 1 - stage, warpM, warpN);
     else
         multiplySlice(stage, warpM, warpN);
 }
@@ -218,9 +229,9 @@ void multiplyStep(uint t, uint stage, uint warpM, uint warpN) {
 // Slice s (in the register set a, b) into stage `stage` (= s % 2), a barrier, then the set's
 // loads of slice s + 2.
 void advance(uint s, uint stage, inout A_REG a[A_PER_THREAD], inout uvec4 b[B_PER_THREAD]) {
-    if (s < SLICES) storeSlice(stage, a, b);
+    if (s < WORKGROUP_SLICES) storeSlice(stage, a, b);
     barrier();
-    if (s + 2 < SLICES) loadSlice(s + 2, a, b);
+    if (s + 2 < WORKGROUP_SLICES) loadSlice(s + 2, a, b);
 }
 
 void storeAccumulator(uint mLocal, uint nLocal, float value) {
@@ -228,7 +239,9 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     if (m >= chunk.m_rows || n >= K_TOTAL) return;
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
     const uint image = m / OUT_HW, pix = m - image * OUT_HW;
-    output_data[chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix] = value;
+    // Split-K: this split's partials, the chunk's output layout at offset z x the chunk's size.
+    const uint base = SPLIT_K > 1 ? gl_WorkGroupID.z * chunk.m_rows * K_TOTAL : chunk.out_offset;
+    output_data[base + (image * K_TOTAL + n) * OUT_HW + pix] = value;
 }
 
 #ifndef VKCONV_NCHW_INPUT
@@ -291,18 +304,19 @@ void main() {
 
     for (uint n = gl_LocalInvocationIndex; n < BN; n += THREADS) {
         const uint k = nTile * BN + n;
-        sBias[n] = HAS_BIAS && k < K_TOTAL ? bias_data[k] : 0.0;
+        sBias[n] = HAS_BIAS && k < K_TOTAL && (SPLIT_K == 1 || gl_WorkGroupID.z == 0) ? bias_data[k] : 0.0;  // split 0 only
     }
+    sliceBase = SPLIT_K > 1 ? gl_WorkGroupID.z * WORKGROUP_SLICES : 0;  // a constant 0 without a split
     initFragmentPositions();
     initRows();
 
     A_REG a0[A_PER_THREAD], a1[A_PER_THREAD];
     uvec4 b0[B_PER_THREAD], b1[B_PER_THREAD];
     loadSlice(0, a0, b0);
-    if (SLICES > 1) loadSlice(1, a1, b1);
+    if (WORKGROUP_SLICES > 1) loadSlice(1, a1, b1);
     storeSlice(0, a0, b0);
     barrier();  // also publishes sBias and the fragment positions
-    if (SLICES > 2) loadSlice(2, a0, b0);
+    if (WORKGROUP_SLICES > 2) loadSlice(2, a0, b0);
     [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
         [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
             coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
@@ -319,11 +333,11 @@ void main() {
         loadHeldFragments(0, warpM, warpN);
         advance(1, 1, a1, b1);  // slice 1 into stage 1; every subgroup holds slice 0's fragments
     }
-    for (uint t = 0; t < SLICES; t += 2) {
+    for (uint t = 0; t < WORKGROUP_SLICES; t += 2) {
         multiplyStep(t, 0, warpM, warpN);
         if (FRAGMENT_PREFETCH) advance(t + 2, 0, a0, b0);
         else advance(t + 1, 1, a1, b1);
-        if (t + 1 >= SLICES) break;
+        if (t + 1 >= WORKGROUP_SLICES) break;
         multiplyStep(t + 1, 1, warpM, warpN);
         if (FRAGMENT_PREFETCH) advance(t + 3, 1, a1, b1);
         else advance(t + 2, 0, a0, b0);

@@ -16,6 +16,7 @@
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
 #include "pipeline.hpp"
+#include "split_k.hpp"
 #include "tensor_impl.hpp"
 #include "timestamps.hpp"
 #include "tuning_cache.hpp"
@@ -39,10 +40,16 @@ struct Conv2dImpl {
     Buffer packedInput;
     std::vector<std::array<uint32_t, 2>> packGrid;
 
+    // Split-K only: the pass that adds each chunk's partial sums (which the conv writes to
+    // `partials` in place of the output) into the output, and its workgroups per chunk.
+    std::shared_ptr<ComputePipeline> reducePipeline;
+    Buffer partials;
+    std::vector<uint32_t> reduceGroups;
+
     // Descriptor sets for the last (input, output) pair; rebuilt when the tensors change.
     UniqueDescriptorPool pool;
     LiveToken poolLive;
-    std::vector<VkDescriptorSet> sets, packSets;
+    std::vector<VkDescriptorSet> sets, packSets, reduceSets;
     uint64_t boundInput = 0, boundOutput = 0;
 
     // Checks the tensors against the problem and binds them (descriptor sets per chunk).
@@ -54,16 +61,17 @@ struct Conv2dImpl {
 void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) {
     if (!sets.empty() && boundInput == input.id && boundOutput == output.id) return;
     VkDevice device = context->device;
-    const bool packed = packPipeline != nullptr;
+    const bool packed = packPipeline != nullptr, split = reducePipeline != nullptr;
+    const uint32_t setsPerChunk = 1 + (packed ? 1 : 0) + (split ? 1 : 0);
     if (!pool) {
-        const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * (packed ? 2 : 1);
+        const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * setsPerChunk;
         pool = context->pipelines().makeDescriptorPool(n);
         poolLive = LiveToken(context->live.descriptorPools);
     } else {
         VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
     }
     const size_t chunks = plan.chunks.size();
-    std::vector<VkDescriptorSet> all(chunks * (packed ? 2 : 1), VK_NULL_HANDLE);
+    std::vector<VkDescriptorSet> all(chunks * setsPerChunk, VK_NULL_HANDLE);
     std::vector<VkDescriptorSetLayout> layouts(all.size(), context->pipelines().setLayout());
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool.get();
@@ -71,7 +79,8 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
     alloc.pSetLayouts = layouts.data();
     VKCONV_CHECK(vkAllocateDescriptorSets(device, &alloc, all.data()));
     sets.assign(all.begin(), all.begin() + chunks);
-    packSets.assign(all.begin() + chunks, all.end());
+    packSets.assign(all.begin() + chunks, all.begin() + chunks * (packed ? 2 : 1));
+    reduceSets.assign(all.begin() + chunks * (packed ? 2 : 1), all.end());
 
     // The weights as a uniform buffer too (binding 4), written only where the kernel reads them so.
     const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes};
@@ -93,11 +102,15 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
         const VkDescriptorBufferInfo packedInfo{packedInput.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo weightInfo{weights.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo biasInfo{bias.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo outputInfo{output.buffer.handle(), chunk.output.offset, chunk.output.range};
+        const VkDescriptorBufferInfo partialsInfo{partials.handle(), 0, VK_WHOLE_SIZE};
         // The packing pass reads the chunk's input (binding 0) and writes the packed input
-        // (binding 3); the conv then reads the packed input in its place.
-        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo,
-                        {output.buffer.handle(), chunk.output.offset, chunk.output.range}});
+        // (binding 3); the conv then reads the packed input in its place. With split-K the conv
+        // writes the partials (binding 3), and the reduce pass reads them (binding 0) and writes
+        // the output.
+        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo, split ? partialsInfo : outputInfo});
         if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo});
+        if (split) write(reduceSets[i], {partialsInfo, weightInfo, biasInfo, outputInfo});
     }
     boundInput = input.id;
     boundOutput = output.id;
@@ -107,7 +120,8 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
     PipelineCache& pipelines = context->pipelines();
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
     uint32_t boundChunk = UINT32_MAX;
-    for (const Dispatch& d : plan.dispatches) {
+    for (size_t i = 0; i < plan.dispatches.size(); ++i) {
+        const Dispatch& d = plan.dispatches[i];
         if (packPipeline && d.chunk != boundChunk) {
             // Pack this chunk's input. The barrier before it keeps the previous chunk's conv
             // reads ahead of the overwrite; the one after makes the packed input visible.
@@ -133,6 +147,23 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
         vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            sizeof(ChunkParams), &d.params);
         vkCmdDispatch(cmd, d.groupsX, d.groupsY, d.groupsZ);
+        const bool lastOfChunk = i + 1 == plan.dispatches.size() || plan.dispatches[i + 1].chunk != d.chunk;
+        if (reducePipeline && lastOfChunk) {
+            // Split-K: once every split of the chunk is written, add them into the output. The
+            // barrier after it keeps the next chunk's partial stores behind this pass's reads.
+            barrierBeforeCompute(cmd);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reducePipeline->handle());
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
+                                    &reduceSets[d.chunk], 0, nullptr);
+            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               sizeof(ChunkParams), &d.params);
+            vkCmdDispatch(cmd, reduceGroups[d.chunk], 1, 1);
+            if (i + 1 < plan.dispatches.size()) {
+                barrierBeforeCompute(cmd);
+                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+                boundChunk = UINT32_MAX;  // the next chunk binds its own set
+            }
+        }
     }
 }
 
@@ -177,8 +208,20 @@ ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, cons
     } else if (c.path != Path::Fp32 && c.aLoader == ALoader::Nhwc) {
         workspacePerImage = nhwcImageBytes(problem, c.bk);
     }
-    return planExecution(problem, device, tileM, tileN, tilesPerImage, workspacePerImage, workspaceTail,
-                         c.tilesPerWorkgroup, groupsPerWorkgroup);
+    ExecutionPlan plan = planExecution(problem, device, tileM, tileN, tilesPerImage, workspacePerImage, workspaceTail,
+                                       c.tilesPerWorkgroup, groupsPerWorkgroup);
+    if (c.splitK > 1) {
+        // Split-K: the splits along Z (the channels-last kernels have one group, so one
+        // workgroup there before); canImplement held splitK within the grid's Z and the partials
+        // of every image within one buffer range.
+        for (Dispatch& d : plan.dispatches) {
+            if (uint64_t(d.groupsZ) * c.splitK > device.maxWorkGroupCount[2])
+                throw Error(Error::Kind::Unsupported, c.str() + ": " + std::to_string(d.groupsZ) + " x splitK workgroups exceed maxComputeWorkGroupCount[2]");
+            d.groupsZ *= c.splitK;
+        }
+        plan.partialsBytes = splitKWorkspaceBytes(c, problem, plan.imagesPerChunk);
+    }
+    return plan;
 }
 
 void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
@@ -283,6 +326,16 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
                 throw Error(Error::Kind::Unsupported, "packing the input needs " + std::to_string(groups) +
                                                           " workgroups, more than the device's grid holds");
             impl.packGrid.push_back({uint32_t(x), uint32_t(y)});
+        }
+    }
+    if (c.splitK > 1) {
+        impl.reducePipeline = impl.context->pipelines().get(splitKReducePipeline(c, problem));
+        // Every value of it is written by a split before the reduce pass reads it.
+        impl.partials = Buffer(*impl.context, (impl.plan.partialsBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
+        const uint64_t imageValues = uint64_t(problem.outChannels) * problem.outHeight() * problem.outWidth();
+        for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
+            const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);
+            impl.reduceGroups.push_back(splitKReduceWorkgroups(images * imageValues, device));
         }
     }
     // Ask for the configuration's subgroup size only where the device lets us choose; elsewhere
@@ -401,6 +454,7 @@ std::string Conv2d::driverStatistics() const {
     const auto& impl = *impl_;
     std::string out = detail::pipelineStatistics(*impl.context, impl.pipeline->handle());
     if (impl.packPipeline) out += detail::pipelineStatistics(*impl.context, impl.packPipeline->handle());
+    if (impl.reducePipeline) out += detail::pipelineStatistics(*impl.context, impl.reducePipeline->handle());
     return out;
 }
 

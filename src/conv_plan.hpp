@@ -33,6 +33,7 @@ struct ExecutionPlan {
     std::vector<Dispatch> dispatches;
     uint64_t imagesPerChunk = 0;
     uint64_t workspaceBytes = 0;  // the intermediate buffer one chunk needs (0: none)
+    uint64_t partialsBytes = 0;   // split-K's partial sums for one chunk (0: no split)
 };
 
 // Throws vkconv::Error(Unsupported) naming the limit when even one image cannot be bound.

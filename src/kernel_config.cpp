@@ -9,6 +9,7 @@
 #include "nchw_input.hpp"
 #include "nhwc_input.hpp"
 #include "packed_input.hpp"
+#include "split_k.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
 
@@ -146,6 +147,7 @@ std::string KernelConfig::str() const {
     if (path != Path::Fp32 && tilesPerWorkgroup > 1) s << " tiles " << tilesPerWorkgroup;
     if (path != Path::Fp32 && aLoader == ALoader::Gather && sLanes > 1) s << " lanes " << sLanes;
     if (path != Path::Fp32 && bGlobal) s << " bglobal";
+    if (path != Path::Fp32 && splitK != 1) s << " split-k " << splitK;
     if (debugSkip) s << " DEBUG-SKIP " << debugSkip;
     if (subgroupSize) s << " sg" << subgroupSize;
     return s.str();
@@ -206,6 +208,7 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     }
     if (c.tapsInner && c.aLoader != ALoader::Nhwc) return "taps-inner K order needs the channels-last (nhwc) loader";
     if (c.fragmentPrefetch && c.aLoader != ALoader::Nhwc) return "fragment prefetch needs the channels-last (nhwc) loader";
+    if (std::string why = detail::splitKCanImplement(c, d, p); !why.empty()) return why;
     if (c.aLoader == ALoader::Nchw) {
         if (std::string why = detail::nchwCanImplement(c, d, p); !why.empty()) return why;
     }
@@ -234,7 +237,7 @@ std::string fieldOutOfRange(const KernelConfig& c) {
         {"tm", {c.tm, 256}},          {"tn", {c.tn, 256}},            {"warpsM", {c.warpsM, 64}},
         {"warpsN", {c.warpsN, 64}},   {"mmaM", {c.mmaM, 256}},        {"mmaN", {c.mmaN, 256}},
         {"mmaK", {c.mmaK, 256}},      {"stages", {c.stages, 16}},     {"sLanes", {c.sLanes, 64}},
-        {"subgroupSize", {c.subgroupSize, 1024}},
+        {"subgroupSize", {c.subgroupSize, 1024}},    {"splitK", {c.splitK, 64}},
         {"tilesPerWorkgroup", {c.tilesPerWorkgroup, 65536}},
         {"directThreadsW", {c.directThreadsW, 4096}}, {"directThreadsH", {c.directThreadsH, 4096}},
         {"directVecW", {c.directVecW, 64}}, {"directRows", {c.directRows, 256}},
@@ -260,6 +263,9 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (c.path == Path::Fp32 && c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
         !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize && c.subgroupSize <= d.maxSubgroupSize))
         return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
+    if (c.splitK == 0) return "splitK must be >= 1";
+    if (c.splitK != 1 && (c.path == Path::Fp32 || (c.aLoader != ALoader::Nhwc && c.aLoader != ALoader::Nchw)))
+        return "split-K (splitK " + std::to_string(c.splitK) + ") needs the channels-last (nhwc) or NCHW loader";
     if (c.groupedDirect()) return detail::canImplementGroupedDirect(c, d, p);
     if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
     // Divisors below: checked before any of them is used.

@@ -9,6 +9,9 @@ namespace vkconv::detail {
 std::vector<std::string> kernelShaders(const KernelConfig& c) {
     if (c.groupedDirect()) return {"conv2d_grouped_direct"};
     if (c.path == Path::Fp32) return {"conv2d_fp32"};
+    if (c.splitK > 1 && c.aLoader == ALoader::Nhwc)
+        return {"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16", "reduce_split_k"};
+    if (c.splitK > 1 && c.aLoader == ALoader::Nchw) return {"conv2d_coopmat_nchw_f16", "reduce_split_k"};
     // The bf16 path has no shader of its own yet (canImplement refuses it); it names the f16
     // kernels it would share the structure of, so that its hash still changes with them.
     switch (c.aLoader) {

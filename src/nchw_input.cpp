@@ -114,6 +114,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNchwKernelSpec::entries() {
     for (auto& entry : e) entry.offset += offsetof(CoopMatNchwKernelSpec, kernel);
     e.push_back({60, offsetof(CoopMatNchwKernelSpec, channels), 4});
     e.push_back({61, offsetof(CoopMatNchwKernelSpec, vectorLoads), 4});
+    e.push_back({66, offsetof(CoopMatNchwKernelSpec, splitK), 4});
     return e;
 }
 
@@ -126,6 +127,7 @@ PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, channels, bCols));
     spec.channels = channels;
     spec.vectorLoads = nchwVectorLoads(p) ? VK_TRUE : VK_FALSE;
+    spec.splitK = c.splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;

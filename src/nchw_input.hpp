@@ -43,6 +43,7 @@ struct CoopMatNchwKernelSpec {
     CoopMatKernelSpec kernel;
     uint32_t channels;    // id 60: NHWC_C, C padded to a multiple of BK (the GEMM K)
     VkBool32 vectorLoads;  // id 61: NCHW_VEC4
+    uint32_t splitK;       // id 66: SPLIT_K
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -168,7 +168,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // against 0.026. Not on strided layers over 512 channels: 3x3/512 at 14x14 stride 2
         // took 0.080 against 0.067 for 32x64x32 1x4 and 0.074 for 64x64x32 2x4.
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots;
-        if (quad && c.bm == 64 && c.bn == 64 && midGrid && !(strided && p.inChannels >= 512)) {
+        if (quad && c.bm == 64 && c.bn == 64 && midGrid && c.splitK == 1 && !(strided && p.inChannels >= 512)) {
             layout = 0.5;
             // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
             if (c.tapsInner) layout *= 1.1;
@@ -237,6 +237,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     e.push_back({62, offsetof(CoopMatNhwcKernelSpec, tapsInner), sizeof(VkBool32)});
     e.push_back({64, offsetof(CoopMatNhwcKernelSpec, slice), 4});
     e.push_back({65, offsetof(CoopMatNhwcKernelSpec, fragmentPrefetch), sizeof(VkBool32)});
+    e.push_back({66, offsetof(CoopMatNhwcKernelSpec, splitK), 4});
     return e;
 }
 
@@ -281,6 +282,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
     spec.fragmentPrefetch = c.fragmentPrefetch ? VK_TRUE : VK_FALSE;
+    spec.splitK = c.splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;

@@ -64,6 +64,7 @@ struct CoopMatNhwcKernelSpec {
     VkBool32 tapsInner;  // id 62: TAPS_INNER
     uint32_t slice;      // id 64: NHWC_SLICE, the configuration's BK
     VkBool32 fragmentPrefetch;  // id 65: FRAGMENT_PREFETCH
+    uint32_t splitK;     // id 66: SPLIT_K
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

@@ -56,6 +56,7 @@ json configObject(const KernelConfig& c) {
                 {"tapsInner", c.tapsInner},
                 {"fragmentPrefetch", c.fragmentPrefetch},
                 {"tilesPerWorkgroup", c.tilesPerWorkgroup},
+                {"splitK", c.splitK},
                 {"subgroupSize", c.subgroupSize},
                 {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
                 {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
@@ -115,6 +116,7 @@ KernelConfig configFromObject(const json& j) {
     if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
     if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
     if (j.contains("fragmentPrefetch")) c.fragmentPrefetch = flag("fragmentPrefetch");
+    if (j.contains("splitK")) c.splitK = u32("splitK");
     if (j.contains("fp32Kernel")) {
         const std::string kernel = text("fp32Kernel");
         if (kernel != "gemm" && kernel != "grouped-direct")

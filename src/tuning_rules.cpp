@@ -101,6 +101,7 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
         if (current.aLoader == ALoader::Nhwc || current.aLoader == ALoader::Nchw) {
             otherB.aLoader = ALoader::Gather;
             otherB.stages = 1;
+            otherB.splitK = 1;
         } else if (current.aLoader == ALoader::Packed) {
             otherB.aLoader = ALoader::Gather;
             otherB.tilesPerWorkgroup = 1;
@@ -113,6 +114,14 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
             v.fragmentPrefetch = !current.fragmentPrefetch;
             prefetch.push_back(v);
         }
+        std::vector<KernelConfig> splits;  // split-K: half and twice the splits (canImplement weeds out)
+        if (current.aLoader == ALoader::Nhwc || current.aLoader == ALoader::Nchw)
+            for (uint32_t s : {current.splitK / 2, current.splitK * 2})
+                if (s >= 1 && s != current.splitK) {
+                    KernelConfig v = current;
+                    v.splitK = s;
+                    splits.push_back(v);
+                }
         std::vector<KernelConfig> tiles;  // B in registers: M tiles per workgroup
         if (current.bRegisters())
             for (uint32_t t : detail::kTilesPerWorkgroupChoices)
@@ -137,8 +146,8 @@ std::vector<KernelConfig> nearbyConfigs(const KernelConfig& current, const Devic
                     v.sLanes = l;
                     lanes.push_back(v);
                 }
-        kinds = {{depth, 2},     {warpLayouts(current), 2}, {tiles, 2}, {mmaShapes(current, d), 1},
-                 {{otherB}, 1},  {prefetch, 1},             {lanes, 0},  {subgroup, 0}};
+        kinds = {{depth, 2},    {warpLayouts(current), 2}, {tiles, 2},    {splits, 1}, {mmaShapes(current, d), 1},
+                 {{otherB}, 1}, {prefetch, 1},             {lanes, 0},    {subgroup, 0}};
     }
 
     std::vector<KernelConfig> out{current};

@@ -9,7 +9,11 @@
 // NaN-filled output with its guard (checkConvWith). Each is also run with fragment prefetch,
 // whose pipeline (fragments held across the barrier, the next slice's loaded during the
 // multiply) has its own start and end for one, two and several K slices and several k steps a
-// slice.
+// slice. And with split-K (src/split_k.hpp): the K slices shared among 3 and 9 workgroups (three
+// slices each, one), with and without prefetch and taps-inner, the bias in split 0 only, the
+// reduce pass adding the partials; a 1x1 on both loaders (the NCHW one reading fp32 input); and
+// on batches split into chunks (the partials reused, a reduce pass per chunk).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -30,6 +34,9 @@ struct SliceCase {
     uint32_t bk;
     bool tapsInner;
     bool fragmentPrefetch = false;
+    uint32_t splitK = 1;
+    ALoader loader = ALoader::Nhwc;
+    bool narrow = false;  // under narrowProfile(): several chunks, several dispatches a chunk, Z at most 2
 };
 
 ConvProblem problem(int64_t c, int64_t hw, int64_t k, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation) {
@@ -75,6 +82,29 @@ std::vector<SliceCase> sliceCases() {
             c.fragmentPrefetch = true;
             out.push_back(c);
         }
+    // Split-K. The 3x3 over 40 channels with BK 16 has 27 K slices (9 taps x 3).
+    out.push_back({"3x3_bk16_split3", spatial, 16, false, false, 3});
+    out.push_back({"3x3_bk16_taps_inner_split9", spatial, 16, true, false, 9});
+    out.push_back({"3x3_bk16_split3_prefetch", spatial, 16, false, true, 3});
+    out.push_back({"3x3_bk16_split9_prefetch", spatial, 16, true, true, 9});
+    // 7x7 output planes (the staged epilogue), and 1x1s with 2 slices on both loaders.
+    out.push_back({"3x3_small_planes_bk16_split9", problem(40, 3, 24, 3, 1, 1, 1), 16, false, false, 9});
+    out.push_back({"1x1_s2_bk16_split2", pointwise, 16, false, false, 2});
+    // The NCHW loader takes 1x1s without padding; with 8x11 planes, a multiple of 4 pixels, it
+    // reads 16-byte words, strided, pixels one at a time.
+    ConvProblem unpadded = problem(24, 8, 16, 1, 1, 0, 1), unpaddedStrided = problem(24, 10, 16, 1, 2, 0, 1);
+    unpadded.padW = unpaddedStrided.padW = 0;
+    out.push_back({"1x1_bk16_nchw_split2", unpadded, 16, false, false, 2, ALoader::Nchw});
+    out.push_back({"1x1_s2_bk16_nchw_split2", unpaddedStrided, 16, false, false, 2, ALoader::Nchw});
+    // Batches in chunks of 1 MiB of input, each chunk's grid in several dispatches (4 workgroups
+    // along X): the partials of every dispatch of a chunk before its reduce pass, and reused by
+    // the next chunk.
+    ConvProblem chunked = problem(40, 40, 16, 3, 2, 1, 1);
+    chunked.batch = 7;
+    out.push_back({"3x3_s2_bk32_split2_chunks", chunked, 32, false, false, 2, ALoader::Nhwc, true});
+    ConvProblem chunked1x1 = problem(64, 40, 16, 1, 2, 0, 1);
+    chunked1x1.batch = 7, chunked1x1.padW = 0;
+    out.push_back({"1x1_s2_bk32_nchw_split2_chunks", chunked1x1, 32, false, false, 2, ALoader::Nchw, true});
     return out;
 }
 
@@ -101,13 +131,19 @@ class ChannelSlices : public ::testing::TestWithParam<Case> {};
 TEST_P(ChannelSlices, MatchesReference) {
     const Case& c = GetParam();
     ASSERT_GE(c.device, 0) << listDevicesError();
-    const Context& ctx = *sharedContext(c.device).context;
-    // The heuristic's best channels-last configuration with this BK and K order, if any.
-    const std::optional<KernelConfig> config =
+    const Context& ctx = *(c.c.narrow ? sharedContext(c.device, false, narrowProfile()) : sharedContext(c.device)).context;
+    // The heuristic's best configuration of the loader with this BK and K order, if any, with the
+    // case's split (the candidates split only where a GPU's grid would be underfilled).
+    std::optional<KernelConfig> config =
         bestCandidate(Path::CoopMatF16, ctx.device(), c.c.problem, [&](const KernelConfig& k) {
-            return k.aLoader == ALoader::Nhwc && k.bk == c.c.bk && k.tapsInner == c.c.tapsInner &&
-                   k.fragmentPrefetch == c.c.fragmentPrefetch;
+            return k.aLoader == c.c.loader && k.bk == c.c.bk && k.tapsInner == c.c.tapsInner &&
+                   k.fragmentPrefetch == c.c.fragmentPrefetch && k.splitK == 1;
         });
+    if (config) {
+        config->splitK = c.c.splitK;
+        const std::string why = canImplement(*config, ctx.device(), c.c.problem);
+        ASSERT_TRUE(why.empty()) << config->str() << ": " << why;
+    }
     if (!config) {
         const std::string why = "no channels-last configuration with BK " + std::to_string(c.c.bk) +
                                 " on " + ctx.device().name + " (cooperative matrices?)";
@@ -115,11 +151,13 @@ TEST_P(ChannelSlices, MatchesReference) {
         GTEST_SKIP() << why;
     }
     const ConvProblem& p = c.c.problem;
-    const uint64_t seed = 7100 + c.c.bk + (c.c.tapsInner ? 1 : 0) + uint64_t(p.kernelH) * 10 + (c.c.fragmentPrefetch ? 3 : 0);
+    const uint64_t seed = 7100 + c.c.bk + (c.c.tapsInner ? 1 : 0) + uint64_t(p.kernelH) * 10 + (c.c.fragmentPrefetch ? 3 : 0) +
+                          100 * c.c.splitK;
     ConvOptions options;
     options.config = config;
     const CheckResult result = checkConvWith(ctx, {c.c.name, p, seed}, options, "BK " + std::to_string(c.c.bk));
     EXPECT_EQ(result.config, config->str()) << result.report;
+    if (c.c.narrow) EXPECT_THAT(result.report, ::testing::Not(::testing::HasSubstr(" 1 chunk(s)"))) << result.report;
     VKCONV_EXPECT_CHECK_PASSED(result);
 }
 

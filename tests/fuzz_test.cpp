@@ -171,7 +171,7 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
         c.path = rng.uniformInt(0, 1) ? Path::Fp32 : Path::CoopMatF16;
         uint32_t* fields[] = {&c.bm,     &c.bn,     &c.bk,   &c.tm,     &c.tn,    &c.warpsM, &c.warpsN,
                               &c.mmaM,   &c.mmaN,   &c.mmaK, &c.stages, &c.sLanes,
-                              &c.tilesPerWorkgroup, &c.subgroupSize};
+                              &c.tilesPerWorkgroup, &c.subgroupSize, &c.splitK};
         for (uint32_t* f : fields) *f = fuzzField(rng);
         const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
         c.aLoader = loaders[rng.uniformInt(0, 3)];

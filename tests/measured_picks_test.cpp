@@ -73,8 +73,8 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
         // 0.430 ms; 0.426 with 16x8 fragments.
         {"resnet50_l3_1x1_256_1024", layer(512, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
-        // Batch 1 (28 workgroups): 0.023 ms, every 32x64x64 layout and K order alike; 32x64x32
-        // 0.027; the gather kernel's best 0.030.
+        // Batch 1 (28 tiles): split-K 4 ways 0.015 ms (64x64x32 split 8 ways 0.014, the fastest
+        // timed); unsplit 0.023, every 32x64x64 layout and K order alike; the gather kernel's 0.030.
         {"resnet50_3x3_256_batch1", layer(1, 256, 14, 256, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
         // Small batches beyond the suite. 3x3/512 at batch 4: 0.037-0.039 ms; the gather
         // kernel's 32x16x64 0.067.
@@ -93,10 +93,15 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 3x3/128 at 28x28, batch 16: 0.030 ms; 128x128x16 2x2 with prefetch 0.031-0.032, 32x64x16 0.059.
         {"3x3/128 at 28x28, batch 16", layer(16, 128, 28, 128, 3, 1, 1),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
-        // 3x3/512 at 14x14 stride 2, batch 32: 64x64x32 2x4 0.074 ms; 64x64x16 2x2 with prefetch 0.080.
-        {"3x3/512 at 14x14 stride 2, batch 32", layer(32, 512, 14, 512, 3, 2, 1), "64x64x32 warps 2x4"},
-        // 3x3/256 at 14x14, batch 8: 0.032 ms; 32x64x64 0.039-0.040, the gather kernel's 0.051.
-        {"3x3/256 at 14x14, batch 8", layer(8, 256, 14, 256, 3, 1, 1), "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc"},
+        // 3x3/512 at 14x14 stride 2, batch 32: split-K, 4 ways (52 tiles, 208 workgroups) 0.060
+        // ms, 128x128x32 4x2 taps-inner split in 2 0.060; unsplit 64x64x32 2x4 0.070-0.074,
+        // 64x64x16 2x2 with prefetch 0.080.
+        {"3x3/512 at 14x14 stride 2, batch 32", layer(32, 512, 14, 512, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 4"},
+        // 3x3/256 at 14x14, batch 8: split-K, 8 ways (26 tiles, 208 workgroups) 0.026 ms, the
+        // fastest timed; unsplit 64x64x32 2x4 0.031, 32x64x64 0.039-0.040, the gather kernel's 0.051.
+        {"3x3/256 at 14x14, batch 8", layer(8, 256, 14, 256, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 8"},
         // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057.
         {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
     };

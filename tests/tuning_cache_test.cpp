@@ -57,6 +57,7 @@ void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
     EXPECT_EQ(a.subgroupSize, b.subgroupSize);
     EXPECT_EQ(a.bRegisters(), b.bRegisters());
     EXPECT_EQ(a.tilesPerWorkgroup, b.tilesPerWorkgroup);
+    EXPECT_EQ(a.splitK, b.splitK);
     EXPECT_EQ(a.fp32Kernel, b.fp32Kernel);
     EXPECT_EQ(a.directThreadsW, b.directThreadsW);
     EXPECT_EQ(a.directThreadsH, b.directThreadsH);
@@ -74,7 +75,7 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     c.bm = 96, c.bn = 48, c.bk = 32, c.tm = 8, c.tn = 2, c.warpsM = 3, c.warpsN = 4;
     c.mmaM = 16, c.mmaN = 8, c.mmaK = 32, c.stages = 3, c.aLoader = ALoader::Nhwc, c.bGlobal = true;
     c.debugSkip = 5, c.sLanes = 4, c.subgroupSize = 64;
-    c.tilesPerWorkgroup = 16, c.tapsInner = true, c.fragmentPrefetch = true;
+    c.tilesPerWorkgroup = 16, c.tapsInner = true, c.fragmentPrefetch = true, c.splitK = 4;
     expectSameFields(configFromJson(configToJson(c)), c);
     c.aLoader = ALoader::Packed;
     expectSameFields(configFromJson(configToJson(c)), c);
@@ -88,7 +89,7 @@ TEST(TuningCache, ConfigJsonKeepsEveryField) {
     expectSameFields(configFromJson(configToJson(direct)), direct);
     // A new KernelConfig field must be added to the serialization (src/tuning_cache.cpp) and to
     // expectSameFields above; this size check is the reminder.
-    EXPECT_EQ(sizeof(KernelConfig), 108u) << "KernelConfig changed: update src/tuning_cache.cpp";
+    EXPECT_EQ(sizeof(KernelConfig), 112u) << "KernelConfig changed: update src/tuning_cache.cpp";
     // A cache written while B in registers was a field of its own still reads.
     const std::string current = configToJson(c);
     ASSERT_EQ(current.front(), '{');

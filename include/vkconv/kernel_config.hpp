@@ -70,6 +70,11 @@ struct KernelConfig {
     // matrix work overlap), at the cost of a warp tile's fragments in registers.
     bool fragmentPrefetch = false;
     bool bGlobal = false;  // B fragments straight from the packed weights, not through shared memory
+    // Channels-last and NCHW loaders (split-K): where the M x N tiles are too few to fill the GPU,
+    // splitK workgroups share each tile's K slices, each writing its fp32 partial sums to a
+    // workspace, and a second pass adds the splits in a fixed order (deterministic) into the
+    // output. 1 = no split. The K slices must divide evenly among the splits.
+    uint32_t splitK = 1;
     // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
     // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
     // pass alone), to time what each costs; packed loader also 16 = the whole epilogue, 32 = the
@@ -100,7 +105,7 @@ struct KernelConfig {
 
     uint32_t threads() const;           // workgroup size
     uint32_t sharedMemoryBytes(const ConvProblem& problem) const;  // shared memory the kernel declares
-    // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32",
+    // e.g. "coopmat-f16 128x96x32 warps 4x2 mma 16x16x16 stages 2 sg32" (" split-k S" with splitK),
     // "fp32 grouped-direct 16x64 thread 4x2 k1 threads 32x4" (output tile rows x columns, outputs a
     // thread computes down x along, output channels a workgroup computes, threads along W x H a
     // group; then " groups G" and " serial S" where directGroups, directGroupSteps are above 1,

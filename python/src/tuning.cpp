@@ -103,6 +103,7 @@ void bindConfig(nb::module_& m) {
         .def_rw("s_lanes", &KernelConfig::sLanes)
         .def_prop_ro("b_registers", &KernelConfig::bRegisters, "the packed loader's kernel: B in registers")
         .def_rw("tiles_per_workgroup", &KernelConfig::tilesPerWorkgroup)
+        .def_rw("split_k", &KernelConfig::splitK)
         .def_rw("subgroup_size", &KernelConfig::subgroupSize)
         .def_prop_ro("threads", &KernelConfig::threads)
         .def("shared_memory_bytes", &KernelConfig::sharedMemoryBytes, nb::arg("problem"))

@@ -1,0 +1,48 @@
+// Split-K for the channels-last kernel family (shaders/conv2d_coopmat_nhwc.comp, with either of
+// its A loaders). Where the M x N tiles are too few to fill the GPU (batch 1, 7x7 outputs), each
+// tile's K slices are shared among KernelConfig::splitK workgroups along the grid's Z: workgroup z
+// multiplies slices [z * S / splitK, (z + 1) * S / splitK) and writes its fp32 partial tile to a
+// workspace laid out as the chunk's NCHW output once per split ([split][image][k][pixel]); split 0
+// starts from the bias. A second pass (shaders/reduce_split_k.comp) then adds the splits in order
+// 0, 1, ..., splitK - 1 into the output: the same sums in the same order on every run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "pipeline.hpp"
+#include "vkconv/conv_problem.hpp"
+#include "vkconv/device_info.hpp"
+#include "vkconv/kernel_config.hpp"
+
+namespace vkconv::detail {
+
+// The K slices the channels-last kernel walks for the whole GEMM K: one per kernel tap and
+// BK-channel slice of the channels padded to BK.
+uint64_t channelsLastSlices(const KernelConfig& config, const ConvProblem& problem);
+
+// Empty if `config`'s splitK can run `problem` on `device` (the loader itself is checked by
+// canImplement): the splits divide the K slices evenly, fit the grid's Z, and the partials of the
+// whole problem fit one buffer range of 32-bit indexed floats.
+std::string splitKCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
+// Bytes of the partials workspace for `images` images (0 without a split).
+uint64_t splitKWorkspaceBytes(const KernelConfig& config, const ConvProblem& problem, uint64_t images);
+
+// The heuristic's charge for splitting (on top of the channels-last cost models, whose grid
+// counts the splits' workgroups): the partial tiles written and read back, and the reduce pass.
+double splitKCostFactor(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+
+// shaders/reduce_split_k.comp: its two constants (ids 0 and 1).
+struct SplitKReduceSpec {
+    uint32_t splits;       // id 0: SPLITS
+    uint32_t outChannels;  // id 1: K_TOTAL
+    static std::vector<VkSpecializationMapEntry> entries();
+};
+// The reduce pass: its pipeline, and the workgroups (of kSplitKReduceThreads threads) it takes
+// for a chunk of `elements` output values (a grid-stride loop, within the device's grid).
+inline constexpr uint32_t kSplitKReduceThreads = 128;
+PipelineKey splitKReducePipeline(const KernelConfig& config, const ConvProblem& problem);
+uint32_t splitKReduceWorkgroups(uint64_t elements, const DeviceInfo& device);
+
+}  // namespace vkconv::detail
