@@ -253,8 +253,8 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
     }
-    if (c.path != Path::Fp32 && c.aLoader == ALoader::Nchw) return nchwCost(c, d, p) * splitKCostFactor(c, d, p);
-    if (c.path != Path::Fp32 && c.aLoader == ALoader::Nhwc) return nhwcCost(c, d, p) * splitKCostFactor(c, d, p);
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Nchw) return nchwCost(c, d, p) * splitKCostFactor(c, p);
+    if (c.path != Path::Fp32 && c.aLoader == ALoader::Nhwc) return nhwcCost(c, d, p) * splitKCostFactor(c, p);
     if (c.path == Path::Fp32) {
         factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
     } else {

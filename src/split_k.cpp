@@ -33,9 +33,8 @@ std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const
     return "";
 }
 
-double splitKCostFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
     if (c.splitK <= 1) return 1.0;
-    (void)d;
     // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split
     // for the partial tiles and the reduce pass, and each workgroup's pipeline start and epilogue
     // as about 3 K slices of its share. Calibrated on the H200 (kernel-lab, bench/RESULTS.md):

@@ -31,7 +31,7 @@ uint64_t splitKWorkspaceBytes(const KernelConfig& config, const ConvProblem& pro
 
 // The heuristic's charge for splitting (on top of the channels-last cost models, whose grid
 // counts the splits' workgroups): the partial tiles written and read back, and the reduce pass.
-double splitKCostFactor(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
+double splitKCostFactor(const KernelConfig& config, const ConvProblem& problem);
 
 // shaders/reduce_split_k.comp: its two constants (ids 0 and 1).
 struct SplitKReduceSpec {
