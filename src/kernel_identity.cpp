@@ -6,15 +6,12 @@
 
 namespace vkconv::detail {
 
-std::vector<std::string> kernelShaders(const KernelConfig& c) {
-    if (c.groupedDirect()) return {"conv2d_grouped_direct"};
-    if (c.path == Path::Fp32) return {"conv2d_fp32"};
-    if (c.splitK > 1 && c.aLoader == ALoader::Nhwc)
-        return {"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16", "reduce_split_k"};
-    if (c.splitK > 1 && c.aLoader == ALoader::Nchw) return {"conv2d_coopmat_nchw_f16", "reduce_split_k"};
+namespace {
+
+std::vector<std::string> loaderShaders(ALoader loader) {
     // The bf16 path has no shader of its own yet (canImplement refuses it); it names the f16
     // kernels it would share the structure of, so that its hash still changes with them.
-    switch (c.aLoader) {
+    switch (loader) {
         case ALoader::Gather: return {"conv2d_coopmat_f16"};
         case ALoader::Packed:
             return {"pack_input_f16", "conv2d_coopmat_packed_breg_f16"};
@@ -22,6 +19,16 @@ std::vector<std::string> kernelShaders(const KernelConfig& c) {
         case ALoader::Nchw: return {"conv2d_coopmat_nchw_f16"};
     }
     return {};
+}
+
+}  // namespace
+
+std::vector<std::string> kernelShaders(const KernelConfig& c) {
+    if (c.groupedDirect()) return {"conv2d_grouped_direct"};
+    if (c.path == Path::Fp32) return {"conv2d_fp32"};
+    std::vector<std::string> shaders = loaderShaders(c.aLoader);
+    if (c.splitK > 1) shaders.push_back("reduce_split_k");  // split-K's second pass
+    return shaders;
 }
 
 std::string kernelSpirvHash(const KernelConfig& config) {
