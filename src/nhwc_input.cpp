@@ -173,6 +173,18 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
             // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
             if (c.tapsInner) layout *= 1.1;
         }
+        // Split into one or two workgroups an SM (the registers of these tiles let two run on
+        // each, so the grid is one wave) over a deep K, the 128x128 tiles lead the 64x64 ones
+        // (kernel-lab on the H200, bench/RESULTS.md): at batch 32 3x3/512 at 7x7 in 4 splits (208
+        // workgroups) 0.052 ms against 0.069, 3x3/256 at 14x14 in 2 (196) 0.048 against 0.050,
+        // its stride-2 twin 0.060 against 0.067; at batch 16 3x3/512 in 8 (224) 0.037 against
+        // 0.055 for 64x64x32 2x4, 3x3/256 in 4 (200) 0.033 against 0.038. With twice the splits,
+        // a second wave, each lost (0.067, 0.061, 0.076, -, 0.044). Over K 1152 the split's fixed
+        // costs (partials, reduce, each workgroup's start and epilogue) weigh more: 3x3/128 at
+        // 28x28, batch 16, in 2 (196) 0.035 against 0.030 for 64x64.
+        const bool deepK = p.gemmK() >= 2048;
+        if (square && deepK && c.splitK > 1 && grid.workgroups >= grid.units() && grid.workgroups <= 2 * grid.units())
+            layout = 0.5;
     }
     factor *= layout;
     // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
@@ -212,7 +224,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms).
     // Those made at most 98 workgroups; with 200 (3x3/512 at 7x7, batch 16) 64x64x32 2x4 with
     // fragment prefetch led, 0.047 ms against 0.068: the factor stops at a quarter of the slots.
-    if (grid.workgroups < grid.units() && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
+    if (grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
     // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
     // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
     // 100-200 workgroups (kernel-lab on the H200, bench/RESULTS.md): 3x3/256 at 14x14, batch 32,

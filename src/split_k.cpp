@@ -37,12 +37,13 @@ double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
     if (c.splitK <= 1) return 1.0;
     // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split
     // for the partial tiles and the reduce pass, and each workgroup's pipeline start and epilogue
-    // as about 3 K slices of its share. Calibrated on the H200 (kernel-lab, bench/RESULTS.md):
-    // where the unsplit grid is a few dozen workgroups this picks the splits measured fastest or
-    // within 7% of them; a discount for the split tiles (they reach about 200 workgroups, which
-    // would let 128x128 tiles beat 64x64 ones at batch 32) picked slow splits of 1x1s and was left out.
-    const double slices = double(channelsLastSlices(c, p)) / c.splitK;
-    return (1.0 + 0.02 * c.splitK) * (slices + 3.0) / slices;
+    // as about 48 of K (three 16-deep slices) next to its share of K, whatever its slice depth.
+    // Calibrated on the H200 (kernel-lab, bench/RESULTS.md): where the unsplit grid is a few
+    // dozen workgroups this picks the splits measured fastest or within 7% of them. Counted in
+    // slices instead, the overhead ranked 64-deep tiles behind 16-deep ones at batch 1 (3x3/512
+    // at 7x7 in 8 splits: 32x64x16 0.021 ms, 32x64x64 0.015).
+    const double kShare = double(channelsLastSlices(c, p)) * c.bk / c.splitK;
+    return (1.0 + 0.02 * c.splitK) * (kShare + 48.0) / kShare;
 }
 
 std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {
