@@ -67,11 +67,17 @@ def test_ranking_config_and_can_implement(ctx, rng):
     # one that cannot run is refused with the reason
     bad = vkconv.KernelConfig.from_json(ranked[0].config.to_json())
     assert bad == ranked[0].config
-    # the channels-last kernel's K order and fragment prefetch survive the tuning cache's JSON
+    # the channels-last kernel's K order, fragment prefetch and split-K survive the tuning cache's JSON
     taps = vkconv.KernelConfig()
-    taps.a_loader, taps.taps_inner, taps.fragment_prefetch = vkconv.ALoader.NHWC, True, True
+    taps.path, taps.a_loader = vkconv.Path.COOPMAT_F16, vkconv.ALoader.NHWC
+    taps.taps_inner, taps.fragment_prefetch, taps.split_k = True, True, 4
     back = vkconv.KernelConfig.from_json(taps.to_json())
-    assert back.taps_inner and back.fragment_prefetch
+    assert back.taps_inner and back.fragment_prefetch and back.split_k == 4
+    assert "split-k 4" in str(back)
+    # no split is 1, not 0
+    zero = vkconv.KernelConfig.from_json(ranked[0].config.to_json())
+    zero.split_k = 0
+    assert "split" in vkconv.can_implement(zero, ctx.device, problem).lower()
     bad.bm = 7
     reason = vkconv.can_implement(bad, ctx.device, problem)
     assert reason
