@@ -124,7 +124,19 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // fastest timed; unsplit 64x64x32 2x4 0.031, 32x64x64 0.039-0.040, the gather kernel's 0.051.
         {"3x3/256 at 14x14, batch 8", layer(8, 256, 14, 256, 3, 1, 1),
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 8"},
-        // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057.
+        // Deep 1x1 layers at mid-size grids take the channels-last kernel. 1024->512 at 14x14,
+        // batch 32: 128x128x16 2x2 with prefetch 0.050-0.051 ms; the NCHW loader's best 0.065-0.066
+        // (64x64x32 2x4), 64x64x16 2x2 with prefetch 0.070. Batch 16: 64x64x16 2x2 with prefetch
+        // 0.030 ms, 128x128x16 0.034; the NCHW loader's 32x64x32 0.037.
+        {"1x1 1024->512 at 14x14, batch 32", layer(32, 1024, 14, 512, 1, 1, 0),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        {"1x1 1024->512 at 14x14, batch 16", layer(16, 1024, 14, 512, 1, 1, 0),
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // At batch 64 the NCHW loader's 64x256x16 (0.101 ms) and the channels-last 128x128x16
+        // (0.102) are level; at batch 128 the NCHW loader leads, 0.157 against 0.171.
+        {"1x1 1024->512 at 14x14, batch 64", layer(64, 1024, 14, 512, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057; the
+        // channels-last kernel's 64x64x16 with prefetch 0.039, 128x128x16 0.045.
         {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
     };
     for (const MeasuredPick& m : picks)
