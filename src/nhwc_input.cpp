@@ -234,7 +234,9 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // kernel's former picks on six more 3x3 layers at batch 1-8 (56x56 to 7x7, 64 to 512
     // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms).
     // Those made at most 98 workgroups; with 200 (3x3/512 at 7x7, batch 16) 64x64x32 2x4 with
-    // fragment prefetch led, 0.047 ms against 0.068: the factor stops at a quarter of the slots.
+    // fragment prefetch led, 0.047 ms against 0.068: the factor stops at a quarter of the slots,
+    // which it includes: split 8 ways, 3x3/512 at 7x7, batch 1, makes exactly that many (128 on
+    // the H200), and 32x64x64 took 0.015 ms there against 0.021 for 32x64x16.
     if (grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
     // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
     // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
