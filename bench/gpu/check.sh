@@ -32,7 +32,8 @@
 #                     tool's 600 s; a step cut short keeps what it wrote
 #   --build DIR       the Release build folder carried along (default build-gpu)
 #   --bench-suite NAME  the bench/shapes.json suite --bench times beside alexnet1 (default layers;
-#                     resnet50_batch32: ResNet-50's convolutions at a training batch)
+#                     resnet50_batch32: ResNet-50's convolutions at a training batch;
+#                     resnet50_batch1: the same at batch 1, inference)
 #   --test-filter F   --gtest_filter for the suite (default: all of it)
 #   --dry-run         print the steps and their commands, run nothing
 #
