@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times torch.nn.functional.conv2d on the shapes of bench/shapes.json (the list vkconv-bench
 reads), so that vkconv's figures have a cuDNN baseline measured the same way: warm-up, then at
-least 50 timed runs, each between CUDA events, and the median reported.
+least 50 timed runs, each between CUDA events, queued behind a GPU wait so that the events time
+the GPU's work and not PyTorch's CPU time per call, and the median reported.
 
 Modes (--modes, comma-separated):
   fp32                strict fp32, NCHW (TF32 off: the same arithmetic as vkconv's fp32 path)
@@ -27,6 +28,11 @@ MODES = {
     "tf32": dict(dtype=torch.float32, channels_last=False, tf32=True),
     "fp16_channels_last": dict(dtype=torch.float16, channels_last=True, tf32=False),
 }
+
+
+# GPU clock cycles of torch.cuda._sleep before the timed calls: about 50 ms at 2 GHz, longer than
+# PyTorch takes to queue the timed calls (at most a few hundred microseconds each).
+QUEUE_AHEAD_CYCLES = 100_000_000
 
 
 def pair(v):
@@ -89,6 +95,13 @@ def time_mode(s, batch, mode, warmup, iterations):
             F.conv2d(x, w, b, **args)
         events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
                   for _ in range(iterations)]
+        # Keep the GPU busy while the timed calls are queued, so that each runs as soon as the one
+        # before ends and its events time the GPU's work. Otherwise a call shorter than PyTorch's
+        # own CPU time per call (tens of microseconds: batch 1, small layers) leaves the GPU idle
+        # between its start event and its kernels, and that idle time would count as cuDNN's.
+        # vkconv-bench times its dispatches with GPU timestamps, which count no CPU time either.
+        torch.cuda.synchronize()
+        torch.cuda._sleep(QUEUE_AHEAD_CYCLES)
         for start, end in events:
             start.record()
             F.conv2d(x, w, b, **args)
