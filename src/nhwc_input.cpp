@@ -238,6 +238,12 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // which it includes: split 8 ways, 3x3/512 at 7x7, batch 1, makes exactly that many (128 on
     // the H200), and 32x64x64 took 0.015 ms there against 0.021 for 32x64x16.
     if (grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
+    // First layers (fewer than 8 input channels, padded here to a whole slice): the gather
+    // loader, which reads them unpadded, leads even where this kernel's grid fills the GPU and
+    // its own underfills: ResNet-50's conv1 at batch 1 took 0.0092 ms as the gather kernel's
+    // 32x64x32 2x4 against 0.0203 as 64x64x16 2x2 with prefetch here (the sweep on the H200,
+    // bench/RESULTS.md).
+    if (p.inChannels < 8) factor *= 2.0;
     // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
     // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
     // 100-200 workgroups (kernel-lab on the H200, bench/RESULTS.md): 3x3/256 at 14x14, batch 32,
