@@ -203,6 +203,11 @@ TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem&
     return g;
 }
 
+bool smallGridWarpsFavoured(const KernelConfig& c, const TileGrid& grid) {
+    return c.splitK == 1 && grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.warpsM == 2 &&
+           c.warpsN == 4 && c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
+}
+
 double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (c.groupedDirect()) return groupedDirectCost(c, d, p);
     const TileGrid grid = tileGrid(c, d, p);

@@ -43,6 +43,14 @@ struct TileGrid {
 };
 TileGrid tileGrid(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 
+// Where the grid makes at most a workgroup a compute unit (batch 1), the unsplit 32x64 tiles of
+// the channels-last and NCHW loaders ran 3-12% faster on 8 subgroups (2x4) of 16x8x16 fragments
+// than on 4 of 16x16x16, on all 11 of ResNet-50's shapes timed so at batch 1 (the
+// resnet50_batch1 sweep on the H200, bench/RESULTS.md): twice the warps to hide a workgroup's
+// latency, which is all of its time there. Split-K tiles, whose grids are larger, came within
+// 3% either way, and keep their 4 subgroups.
+bool smallGridWarpsFavoured(const KernelConfig& config, const TileGrid& grid);
+
 // Estimated relative cost of running the problem with a configuration (lower is better).
 double heuristicCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 

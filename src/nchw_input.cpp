@@ -106,6 +106,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // for 64-deep; 1024->256 at 14x14, batch 32, 784: 0.038 against 0.057 and 0.063).
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
         factor *= c.bk == (grid.workgroups < grid.units() ? 64u : 32u) ? 0.5 : 1.0;
+    if (smallGridWarpsFavoured(c, grid)) factor *= 0.8;
     return work * factor * underfill;
 }
 

@@ -244,6 +244,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 32x64x32 2x4 against 0.0203 as 64x64x16 2x2 with prefetch here (the sweep on the H200,
     // bench/RESULTS.md).
     if (p.inChannels < 8) factor *= 2.0;
+    if (smallGridWarpsFavoured(c, grid)) factor *= 0.8;
     // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
     // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
     // 100-200 workgroups (kernel-lab on the H200, bench/RESULTS.md): 3x3/256 at 14x14, batch 32,
