@@ -174,8 +174,10 @@ def main():
         os.path.join(folder, "torch.json")) else None
     if doc:
         modes = doc["modes"]
-        header.append("torch %s, cuDNN %s, %s (cudnn.benchmark on)" % (
-            doc["torch_version"], doc["cudnn_version"], doc["device"]))
+        # Runs before the GPU wait (f184953) timed each call from an idle GPU: say which it was.
+        timing = doc.get("timing", "events around each call from an idle GPU (PyTorch's CPU time counted)")
+        header.append("torch %s, cuDNN %s, %s (cudnn.benchmark on; %s)" % (
+            doc["torch_version"], doc["cudnn_version"], doc["device"], timing))
         for r in doc["results"]:
             torch_results[(r["mode"], r["name"])] = r
             if r["name"] not in order:

@@ -132,6 +132,8 @@ def main():
         print("WARNING: fewer than 5 warm-up or 50 timed runs: not benchmark grade")
     if not torch.cuda.is_available():
         sys.exit("torch sees no CUDA device")
+    if not hasattr(torch.cuda, "_sleep"):
+        sys.exit("this torch has no torch.cuda._sleep, which the timing needs (see QUEUE_AHEAD_CYCLES)")
     torch.backends.cudnn.benchmark = True
     shapes = load_shapes(a.shapes, a.suite.split(","), [n for n in a.shape.split(",") if n])
 
@@ -141,6 +143,8 @@ def main():
                cudnn_version=torch.backends.cudnn.version(),
                device=torch.cuda.get_device_name(0), shapes_file=a.shapes, modes=modes,
                cudnn_benchmark=True, warmup=a.warmup, iterations=a.iterations,
+               timing="CUDA events around each call, the calls queued behind torch.cuda._sleep(%d)"
+                      % QUEUE_AHEAD_CYCLES,
                meets_run_minimums=a.iterations >= 50 and a.warmup >= 5, results=[])
     print("torch %s, CUDA %s, cuDNN %s, %s" % (run["torch_version"], run["cuda_version"],
                                               run["cudnn_version"], run["device"]))
