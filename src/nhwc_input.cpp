@@ -176,7 +176,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         }
         // Split into one or two workgroups an SM (the registers of these tiles let two run on
         // each, so the grid is one wave) over a deep K, the 128x128 tiles lead the 64x64 ones
-        // (kernel-lab on the H200, bench/RESULTS.md): at batch 32 3x3/512 at 7x7 in 4 splits (208
+        // (kernel-lab on the H200, bench/history/split-k.md): at batch 32 3x3/512 at 7x7 in 4 splits (208
         // workgroups) 0.052 ms against 0.069, 3x3/256 at 14x14 in 2 (196) 0.048 against 0.050,
         // its stride-2 twin 0.060 against 0.067; at batch 16 3x3/512 in 8 (224) 0.037 against
         // 0.055 for 64x64x32 2x4, 3x3/256 in 4 (200) 0.033 against 0.038. With twice the splits,
