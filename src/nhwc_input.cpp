@@ -220,13 +220,13 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // loader's best, batch 16 0.030 (64x64x16) against 0.037, 512->512 at 14x14, batch 32,
     // 0.030 against 0.037; level at twice those grids (1024->512 at batch 64 0.102 against
     // 0.101, 512->1024 at batch 32 0.055 both), behind with more (batch 128 0.171 against 0.157).
-    const double nchwGrid = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256);
-    const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() / 2 &&
-                             nchwGrid < grid.slots / 2;
-    if (p.kernelH * p.kernelW == 1)
-        factor *= nhwcSubsamples(p) || (!nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048)) || deepMidGrid
-                      ? 0.8
-                      : 3.0;
+    if (p.kernelH * p.kernelW == 1) {
+        const double nchwGrid = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256);
+        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() / 2 &&
+                                 nchwGrid < grid.slots / 2;
+        const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
+        factor *= nhwcSubsamples(p) || scalarWide || deepMidGrid ? 0.8 : 3.0;
+    }
     // Where the grid cannot fill the GPU (small batches), 32x64 tiles with 64-deep slices led:
     // on ResNet-50's 3x3/256 at batch 1 (K 2304, 28 workgroups) 0.023 ms against 0.030-0.031 for
     // the gather kernel's best and 0.027 for 32x64x32 or 64x32x64 (kernel-lab on the H200, every
