@@ -318,7 +318,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.packedInput = Buffer(*impl.context, (impl.plan.workspaceBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         fillBuffer(*impl.context, impl.packedInput, 0);
         for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
-            const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);
+            const uint64_t images = impl.plan.chunkImages(i, problem.batch);
             const uint64_t groups = kernel.packWorkgroups(images);
             const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
             const uint64_t y = (groups + x - 1) / x;
@@ -334,7 +334,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.partials = Buffer(*impl.context, (impl.plan.partialsBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         const uint64_t imageValues = uint64_t(problem.outChannels) * problem.outHeight() * problem.outWidth();
         for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
-            const uint64_t images = std::min<uint64_t>(impl.plan.imagesPerChunk, problem.batch - i * impl.plan.imagesPerChunk);
+            const uint64_t images = impl.plan.chunkImages(i, problem.batch);
             impl.reduceGroups.push_back(splitKReduceWorkgroups(images * imageValues, device));
         }
     }

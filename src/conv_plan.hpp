@@ -4,6 +4,7 @@
 // split so that no dimension exceeds maxComputeWorkGroupCount.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,11 @@ struct ExecutionPlan {
     uint64_t imagesPerChunk = 0;
     uint64_t workspaceBytes = 0;  // the intermediate buffer one chunk needs (0: none)
     uint64_t partialsBytes = 0;   // split-K's partial sums for one chunk (0: no split)
+
+    // Images of a batch in chunk `chunk`: imagesPerChunk, fewer in the last.
+    uint64_t chunkImages(size_t chunk, int64_t batch) const {
+        return std::min<uint64_t>(imagesPerChunk, uint64_t(batch) - chunk * imagesPerChunk);
+    }
 };
 
 // Throws vkconv::Error(Unsupported) naming the limit when even one image cannot be bound.
