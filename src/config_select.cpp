@@ -140,16 +140,25 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
     }
     // Split-K where a channels-last tile's grid leaves compute units without a workgroup (small
     // batches, 7x7 outputs): 2, 4 or 8 splits, up to the workgroups the device runs at once. Not
-    // on a CPU device, whose few slots the tiles fill, nor for 1x1 kernels, whose short K measured
-    // no faster split (H200, kernel-lab: ResNet-50's 1x1 2048->512 at 7x7, batch 32, 0.040 ms in
-    // 2 splits against 0.041; 512->2048 0.053 against 0.030 unsplit); canImplement still takes them.
-    if (!d.isCpu() && p.kernelH * p.kernelW > 1) {
+    // on a CPU device, whose few slots the tiles fill. On 1x1 kernels only where the output makes
+    // at most a quarter of the units' worth of 32x64 tiles, over K >= 1024 (H200, kernel-lab,
+    // bench/RESULTS.md; workgroups of 32x64 tiles): at batch 1 2048->512 at 7x7 (16 workgroups)
+    // 0.021 -> 0.013 ms in 8 splits, 1024->256 at 14x14 (28) 0.011 -> 0.010 in 4; with more
+    // workgroups or a shorter K the split was level or slower: 1024->512 at 14x14 (56) 0.011
+    // against 0.012 in 2, 512->2048 at 7x7 (64) 0.011 against 0.013, and at batch 32 2048->512
+    // at 7x7 0.041 either way (128x128 tiles in 4); canImplement still takes them.
+    if (!d.isCpu()) {
+        const double outputTiles = std::ceil(double(p.gemmM()) / 32) * std::ceil(double(p.gemmN()) / 64) * p.groups;
+        const double units = workgroupSlots(d) / 4.0;  // as TileGrid::units()
+        const bool splitPointwise = outputTiles <= units / 4.0 && p.gemmK() >= 1024;
+        const bool pointwise = p.kernelH * p.kernelW == 1;
         const size_t unsplit = out.size();
         for (size_t i = 0; i < unsplit; ++i) {
             const KernelConfig c = out[i];
             if (c.aLoader != ALoader::Nhwc && c.aLoader != ALoader::Nchw) continue;
             const TileGrid grid = tileGrid(c, d, p);
             if (grid.workgroups >= grid.units()) continue;
+            if (pointwise && !splitPointwise) continue;
             for (uint32_t split : {2u, 4u, 8u})
                 if (grid.workgroups * split <= grid.slots) {
                     KernelConfig v = c;

@@ -1,6 +1,7 @@
 #include "nchw_input.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "config_select.hpp"  // tileGrid
 #include "nhwc_input.hpp"
@@ -80,7 +81,15 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
     // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
     const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
-    const uint32_t idealBn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
+    uint32_t idealBn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
+    // BN 256 only where its 64-row tiles make a full wave of the slots; under it BN 128, whose
+    // three workgroups an SM (80 registers) against two fill the units (kernel-lab on the H200,
+    // bench/RESULTS.md): 512->256 at 28x28 took 0.024 ms as 64x128x16 against 0.029 as
+    // 64x256x16 at batch 16 (196 workgroups of 64x256), 0.051 against 0.060 at batch 32 (392),
+    // 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102 at batch 64
+    // (392), 0.171 against 0.158 at batch 128 (784).
+    if (idealBn == 256 && std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) * p.groups < grid.slots)
+        idealBn = 128;
     const uint32_t idealBm = 64, idealWm = 2, idealWn = 4;
     const uint32_t idealBk = idealBn == 64 && p.inChannels >= 128 ? 32 : 16;
     const bool preferred = c.bn == idealBn && c.bm == idealBm && c.bk == idealBk && c.warpsM == idealWm &&

@@ -87,10 +87,17 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 3x3/512 at batch 4: 0.037-0.039 ms unsplit, 0.027 in 2 splits; the gather kernel's
         // 32x16x64 0.067. (64x64x32 4x2 in 4 or 8 splits took 0.022-0.024: not picked.)
         {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
-        // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): 8 subgroups of 16x8x16 fragments 0.0111
-        // ms, 4 of 16x16x16 0.0121 (the resnet50_batch1 sweep; 0.012 in kernel-lab before); 32x64x16
-        // 0.023, 32x64x32 0.014.
-        {"1x1 1024->256 at 14x14, batch 1", layer(1, 1024, 14, 256, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw"},
+        // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): in 8 splits 0.010 ms (32x64x64 2x4 of
+        // 16x8x16 in 4 0.010); unsplit 32x64x64 2x4 0.011 (the resnet50_batch1 sweep: 0.0111, 1x4
+        // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014.
+        {"1x1 1024->256 at 14x14, batch 1", layer(1, 1024, 14, 256, 1, 1, 0),
+         "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw split-k 8"},
+        // 1x1 2048->512 at 7x7, batch 1 (16 workgroups): in 8 splits 0.014 ms (2x4 of 16x8x16
+        // 0.013); unsplit 0.021. 512->2048 at 7x7 (64 workgroups, K 512): unsplit 0.011, in 2
+        // splits 0.013.
+        {"1x1 2048->512 at 7x7, batch 1", layer(1, 2048, 7, 512, 1, 1, 0),
+         "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc split-k 8"},
+        {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nhwc sg32"},
         // 1x1 512->128 at 28x28, batch 8 (392 workgroups): 0.012 ms; 16-deep 0.015, 64-deep 0.017.
         {"1x1 512->128 at 28x28, batch 8", layer(8, 512, 28, 128, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
         // Mid-size batches. 3x3/256 at 14x14, batch 32: split-K, 2 ways (98 tiles, 196
@@ -137,9 +144,17 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
         {"1x1 1024->512 at 14x14, batch 16", layer(16, 1024, 14, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
-        // At batch 64 the NCHW loader's 64x256x16 (0.101 ms) and the channels-last 128x128x16
-        // (0.102) are level; at batch 128 the NCHW loader leads, 0.157 against 0.171.
-        {"1x1 1024->512 at 14x14, batch 64", layer(64, 1024, 14, 512, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        // At batch 64 (392 workgroups of 64x256) the NCHW loader's 64x128x16 0.087 ms, its
+        // 64x256x16 and the channels-last 128x128x16 0.102; at batch 128 64x256x16 0.158,
+        // 64x128x16 0.171, 128x128x16 0.170.
+        {"1x1 1024->512 at 14x14, batch 64", layer(64, 1024, 14, 512, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->512 at 14x14, batch 128", layer(128, 1024, 14, 512, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        // 1x1 512->256 at 28x28: BN 128 where 64x256 tiles make less than a wave of the slots.
+        // Batch 16: 64x128x16 0.024 ms, 64x256x16 0.029, 64x64x16 0.046; batch 32 0.051, 0.060,
+        // 0.083; batch 64 (784 workgroups of 64x256) 0.095, 0.092, 0.159.
+        {"1x1 512->256 at 28x28, batch 16", layer(16, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 32", layer(32, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 64", layer(64, 512, 28, 256, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057; the
         // channels-last kernel's 64x64x16 with prefetch 0.039, 128x128x16 0.045.
         {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
