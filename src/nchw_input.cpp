@@ -62,7 +62,7 @@ uint32_t nchwRegisterEstimate(const KernelConfig& c, const ConvProblem& p) {
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     const TileGrid grid = tileGrid(c, d, p);
     const double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk);
-    const double underfill = grid.underfill();
+    double underfill = grid.underfill();
     const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
     // On a CPU device the matrix units are emulated and the pipeline compile dominates: the
     // fewest fragments a subgroup, as for the channels-last loader, which this one beats by
@@ -95,6 +95,14 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     const bool preferred = c.bn == idealBn && c.bm == idealBm && c.bk == idealBk && c.warpsM == idealWm &&
                            c.warpsN == idealWn;
     factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;
+    // The preferred tile is charged no idle slots once its grid has a workgroup on every unit:
+    // its three workgroups an SM keep the matrix units busier than more of the smaller tiles
+    // below (kernel-lab on the H200, bench/RESULTS.md). 64x128x16 took 0.031 ms on 1024->256 at
+    // 14x14, batch 32 (196 workgroups), against 0.038 for 32x64x32 (784); 512->256 at 28x28,
+    // batch 8, 0.018 against 0.021; 512->128 at 28x28, batch 16, 0.018 against 0.022. With fewer
+    // workgroups than units it lost or came level: 1024->256 at batch 16 (98) 0.025 against 0.021,
+    // at batch 8 (49) 0.025 against 0.017; 512->256 at batch 4 (49) 0.016 against 0.013.
+    if (preferred && grid.workgroups >= grid.units()) underfill = 1.0;
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
     // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
     // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's

@@ -155,9 +155,17 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 512->256 at 28x28, batch 16", layer(16, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 512->256 at 28x28, batch 32", layer(32, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 512->256 at 28x28, batch 64", layer(64, 512, 28, 256, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
-        // 1x1 1024->256 at 14x14, batch 32 (784 workgroups): 0.038 ms; 16-deep 0.057; the
-        // channels-last kernel's 64x64x16 with prefetch 0.039, 128x128x16 0.045.
-        {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // 1x1 1024->256 at 14x14, batch 32: 64x128x16 (196 workgroups) 0.031 ms; 64x256x16 0.035,
+        // 32x64x32 (784) 0.038, 16-deep 0.057; the channels-last kernel's 64x64x16 with prefetch
+        // 0.039, 128x128x16 0.045. At batch 16 (98 workgroups of 64x128) 32x64x32 0.021 against
+        // 0.025; 512->256 at 28x28, batch 8, 64x128x16 0.018 against 0.021; at batch 4 0.016
+        // against 0.013.
+        {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->256 at 14x14, batch 16", layer(16, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 8", layer(8, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 4", layer(4, 512, 28, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // 512->128 at 28x28, batch 16 (196 workgroups): 64x128x16 0.018 ms, 32x64x32 0.022.
+        {"1x1 512->128 at 28x28, batch 16", layer(16, 512, 28, 128, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
     };
     for (const MeasuredPick& m : picks)
         for (uint32_t units : kMeasuredComputeUnits) {
