@@ -73,9 +73,9 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
     // the best tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
     // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
-    // 16x16x16 instructions and BK 16; where BN is 64 and C at least 128, BK 32 (a slice of 64
-    // columns and 16 channels gives each subgroup two multiplies between barriers). 256-row
-    // tiles, which the tile term above favours, were 10-30% slower on all but one layer.
+    // 16x16x16 instructions and BK 16 (where BN is 64 over 128 channels or more, other tiles
+    // below). 256-row tiles, which the tile term above favours, were 10-30% slower on all but
+    // one layer.
     // Where the output channels are four times the input channels or more, over 256 input channels
     // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
@@ -90,8 +90,14 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // (392), 0.171 against 0.158 at batch 128 (784).
     if (idealBn == 256 && std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) * p.groups < grid.slots)
         idealBn = 128;
-    const uint32_t idealBm = 64, idealWm = 2, idealWn = 4;
-    const uint32_t idealBk = idealBn == 64 && p.inChannels >= 128 ? 32 : 16;
+    // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
+    // the H200, bench/RESULTS.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
+    // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
+    // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
+    // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
+    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
+    const bool deepNarrow = idealBn == 64 && p.inChannels >= 128;
+    const uint32_t idealBm = deepNarrow ? 128 : 64, idealWm = 2, idealWn = deepNarrow ? 2 : 4, idealBk = 16;
     const bool preferred = c.bn == idealBn && c.bm == idealBm && c.bk == idealBk && c.warpsM == idealWm &&
                            c.warpsN == idealWn;
     factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;

@@ -76,6 +76,10 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // Fragment prefetch: 0.413 ms; without it 4x2 16x8x16 0.449.
         {"resnet50_l2_3x3_128_s2", layer(256, 128, 56, 128, 3, 2, 1),
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch"},
+        // 128x64x16 2x2: 0.160 ms; 64x64x32 2x4 0.173, 64x64x16 2x4 0.184. At batch 32 0.044
+        // against 0.048.
+        {"resnet50_l1_1x1_256_64", layer(128, 256, 56, 64, 1, 1, 0), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nchw"},
+        {"1x1 256->64 at 56x56, batch 32", layer(32, 256, 56, 64, 1, 1, 0), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nchw"},
         // 0.430 ms; 0.426 with 16x8 fragments.
         {"resnet50_l3_1x1_256_1024", layer(512, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         // Batch 1 (28 tiles): split-K 4 ways 0.015 ms (64x64x32 split 8 ways 0.014, the fastest
