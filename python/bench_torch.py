@@ -13,7 +13,8 @@ each of vkconv's precisions, on fresh uniform [-1, 1] float32 NumPy inputs:
   torch call the same round trip with PyTorch: torch.from_numpy(x).cuda(), F.conv2d,
              .cpu().numpy() (TF32 off for the fp32 row, PyTorch's default TF32 for the fast row),
              synchronised, wall time, median
-  torch gpu  PyTorch's conv2d on tensors already on the GPU (CUDA events, median)
+  torch gpu  PyTorch's conv2d on tensors already on the GPU (CUDA events, the calls queued behind a
+             GPU wait so that they time the GPU's work alone; median)
 
     PYTHONPATH=<module folder> python3 python/bench_torch.py [--shapes a,b,...] [--batch N]
         [--iterations 20] [--json FILE]
@@ -62,19 +63,25 @@ def median_wall_ms(fn, warmup, iterations):
     return statistics.median(times)
 
 
+# GPU clock cycles of torch.cuda._sleep before the timed calls, as in bench/torch_conv_reference.py:
+# about 50 ms at 2 GHz, longer than PyTorch takes to queue them.
+QUEUE_AHEAD_CYCLES = 100_000_000
+
+
 def torch_gpu_ms(fn, warmup, iterations):
     for _ in range(warmup):
         fn()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iterations)]
+    # The calls queued behind a GPU wait, so that each runs as soon as the one before ends and its
+    # events time the GPU's work, not PyTorch's CPU time per call (which a small shape's would be).
     torch.cuda.synchronize()
-    times = []
-    for _ in range(iterations):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(QUEUE_AHEAD_CYCLES)
+    for start, end in events:
         start.record()
         fn()
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in events)
 
 
 def run_shape(ctx, s, batch, precisions, warmup, iterations, rng):
@@ -136,6 +143,8 @@ def main():
     ap.add_argument("--json", default="")
     a = ap.parse_args()
 
+    if not hasattr(torch.cuda, "_sleep"):
+        sys.exit("this torch has no torch.cuda._sleep, which the GPU timing needs (see QUEUE_AHEAD_CYCLES)")
     ctx = vkconv.Context(device=a.device)
     print(f"vkconv device: {ctx.device.name} ({ctx.device.driver_name} {ctx.device.driver_info})")
     print(f"torch {torch.__version__}, CUDA device: {torch.cuda.get_device_name()}, cuDNN {torch.backends.cudnn.version()}")
