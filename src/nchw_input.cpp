@@ -22,6 +22,44 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d) {
     return "";
 }
 
+// The NCHW loader's tile that ran fastest, or within 4% of the fastest, on the 1x1 layers timed
+// (BM x BN x BK on warpsM x warpsN subgroups of 16x16x16 fragments), for a device running `slots`
+// workgroups at once.
+struct NchwTile {
+    uint32_t bm, bn, bk, warpsM, warpsN;
+};
+
+NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
+    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
+    // the best tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
+    // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
+    // 16x16x16 instructions and BK 16 (where BN is 64 over 128 channels or more, other tiles
+    // below). 256-row tiles, which nchwCost's tile term favours, were 10-30% slower on all but
+    // one layer.
+    // Where the output channels are four times the input channels or more, over 256 input channels
+    // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
+    // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
+    // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
+    const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
+    uint32_t bn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
+    // BN 256 only where its 64-row tiles make a full wave of the slots; under it BN 128, whose
+    // three workgroups an SM (80 registers) against two fill the units (kernel-lab on the H200,
+    // bench/RESULTS.md): 512->256 at 28x28 took 0.024 ms as 64x128x16 against 0.029 as
+    // 64x256x16 at batch 16 (196 workgroups of 64x256), 0.051 against 0.060 at batch 32 (392),
+    // 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102 at batch 64
+    // (392), 0.171 against 0.158 at batch 128 (784).
+    if (bn == 256 && std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) * p.groups < slots)
+        bn = 128;
+    // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
+    // the H200, bench/RESULTS.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
+    // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
+    // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
+    // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
+    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
+    if (bn == 64 && p.inChannels >= 128) return {128, 64, 16, 2, 2};
+    return {64, bn, 16, 2, 4};
+}
+
 }  // namespace
 
 std::string nchwProblemSupport(const ConvProblem& p) {
@@ -70,36 +108,9 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (d.isCpu()) return work * (1.0 + fragM * fragN / 4.0) * 0.9 * underfill;
     // The channels-last kernel's H200 calibration without its packing pass.
     double factor = channelsLastTileFactor(c);
-    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
-    // the best tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
-    // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
-    // 16x16x16 instructions and BK 16 (where BN is 64 over 128 channels or more, other tiles
-    // below). 256-row tiles, which the tile term above favours, were 10-30% slower on all but
-    // one layer.
-    // Where the output channels are four times the input channels or more, over 256 input channels
-    // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
-    // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
-    // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
-    const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
-    uint32_t idealBn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
-    // BN 256 only where its 64-row tiles make a full wave of the slots; under it BN 128, whose
-    // three workgroups an SM (80 registers) against two fill the units (kernel-lab on the H200,
-    // bench/RESULTS.md): 512->256 at 28x28 took 0.024 ms as 64x128x16 against 0.029 as
-    // 64x256x16 at batch 16 (196 workgroups of 64x256), 0.051 against 0.060 at batch 32 (392),
-    // 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102 at batch 64
-    // (392), 0.171 against 0.158 at batch 128 (784).
-    if (idealBn == 256 && std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) * p.groups < grid.slots)
-        idealBn = 128;
-    // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
-    // the H200, bench/RESULTS.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
-    // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
-    // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
-    // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
-    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
-    const bool deepNarrow = idealBn == 64 && p.inChannels >= 128;
-    const uint32_t idealBm = deepNarrow ? 128 : 64, idealWm = 2, idealWn = deepNarrow ? 2 : 4, idealBk = 16;
-    const bool preferred = c.bn == idealBn && c.bm == idealBm && c.bk == idealBk && c.warpsM == idealWm &&
-                           c.warpsN == idealWn;
+    const NchwTile ideal = preferredNchwTile(p, grid.slots);
+    const bool preferred = c.bm == ideal.bm && c.bn == ideal.bn && c.bk == ideal.bk && c.warpsM == ideal.warpsM &&
+                           c.warpsN == ideal.warpsN;
     factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;
     // The preferred tile is charged no idle slots once its grid has a workgroup on every unit:
     // its three workgroups an SM keep the matrix units busier than more of the smaller tiles
@@ -126,7 +137,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.012 ms against 0.023 for 32x64x16; 256->64 at 56x56 0.006-0.007 against 0.009; 512->2048
     // at 7x7 0.010 against the channels-last kernel's 0.011), 32-deep above it, measured up to
     // 784 workgroups (512->128 at 28x28, batch 8, 392: 0.012 against 0.015 for 16-deep and 0.017
-    // for 64-deep; 1024->256 at 14x14, batch 32, 784: 0.038 against 0.057 and 0.063).
+    // for 64-deep; 1024->256 at 14x14, batch 32, 784: 0.038 against 0.057 and 0.063, where the
+    // preferred tile, once charged no idle slots, leads them all).
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
         factor *= c.bk == (grid.workgroups < grid.units() ? 64u : 32u) ? 0.5 : 1.0;
     if (smallGridWarpsFavoured(c, grid)) factor *= 0.8;
