@@ -22,12 +22,7 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d) {
     return "";
 }
 
-// The NCHW loader's tile that ran fastest, or within 4% of the fastest, on the 1x1 layers timed
-// (BM x BN x BK on warpsM x warpsN subgroups of 16x16x16 fragments), for a device running `slots`
-// workgroups at once.
-struct NchwTile {
-    uint32_t bm, bn, bk, warpsM, warpsN;
-};
+}  // namespace
 
 NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
     // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
@@ -59,8 +54,6 @@ NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
     if (bn == 64 && p.inChannels >= 128) return {128, 64, 16, 2, 2};
     return {64, bn, 16, 2, 4};
 }
-
-}  // namespace
 
 std::string nchwProblemSupport(const ConvProblem& p) {
     if (p.kernelH != 1 || p.kernelW != 1 || p.padH != 0 || p.padW != 0 || p.groups != 1)

@@ -23,6 +23,15 @@ std::string nchwProblemSupport(const ConvProblem& problem);
 // output planes of a multiple of 4 pixels (a run of 4 then never straddles two images).
 bool nchwVectorLoads(const ConvProblem& problem);
 
+// The NCHW loader's tile that ran fastest, or within 4% of the fastest, on the 1x1 layers timed
+// (BM x BN x BK on warpsM x warpsN subgroups of 16x16x16 fragments), for a device running `slots`
+// workgroups at once (workgroupSlots). nchwCost ranks it first; the channels-last kernel's cost
+// measures its own small- and mid-grid rules against its grid.
+struct NchwTile {
+    uint32_t bm, bn, bk, warpsM, warpsN;
+};
+NchwTile preferredNchwTile(const ConvProblem& problem, double slots);
+
 // Empty if `config` (aLoader Nchw) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nchwCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);

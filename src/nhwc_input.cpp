@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "config_select.hpp"  // tileGrid
-#include "nchw_input.hpp"  // nchwVectorLoads: where the NCHW loader reads pixels one at a time
+#include "nchw_input.hpp"  // nchwVectorLoads, preferredNchwTile: the 1x1 rules weigh the NCHW loader
 
 namespace vkconv::detail {
 
@@ -214,16 +214,17 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // its 2048->512 0.702 against 0.730 with the input in channel slices; the stride-2
     // downsamples 1024->2048 0.437 against 0.538, 512->1024 0.251 against 0.290, 256->512
     // 0.153 against 0.153).
-    // And at mid-size grids over 512+ channels in and out, where the NCHW loader's 64x256 tile
-    // makes from half a workgroup an SM to two (kernel-lab, H200, bench/RESULTS.md): 1x1
-    // 1024->512 at 14x14, batch 32, 0.050 ms (128x128x16 2x2 prefetch) against 0.066 for the NCHW
-    // loader's best, batch 16 0.030 (64x64x16) against 0.037, 512->512 at 14x14, batch 32,
-    // 0.030 against 0.037; level at twice those grids (1024->512 at batch 64 0.102 against
-    // 0.101, 512->1024 at batch 32 0.055 both), behind with more (batch 128 0.171 against 0.157).
+    // And at mid-size grids over 512+ channels in and out, where the NCHW loader's preferred tile
+    // (64x128 there) makes from a workgroup an SM to the slots (kernel-lab, H200,
+    // bench/RESULTS.md): 1x1 1024->512 at 14x14, batch 32, 0.050 ms (128x128x16 2x2 prefetch)
+    // against 0.066 for the NCHW loader's best then timed, batch 16 0.030 (64x64x16) against
+    // 0.037, 512->512 at 14x14, batch 32, 0.030 against 0.037; with more workgroups level or
+    // behind: 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both, 1024->512 at batch 64
+    // 0.102 against the NCHW loader's 64x128x16 0.087, at batch 128 0.171 against 0.158.
     if (p.kernelH * p.kernelW == 1) {
-        const double nchwGrid = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256);
-        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() / 2 &&
-                                 nchwGrid < grid.slots / 2;
+        const NchwTile nchw = preferredNchwTile(p, grid.slots);
+        const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
+        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < grid.slots;
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
         factor *= nhwcSubsamples(p) || scalarWide || deepMidGrid ? 0.8 : 3.0;
     }
