@@ -48,6 +48,7 @@ ordered_json resultJson(const ShapeResult& r) {
                    {"problem", problemJson(p)},
                    {"problem_str", p.str()},
                    {"latency_shape", r.shape.latency},
+                   {"count", r.shape.count},
                    {"fits_in_cache_warning", r.fitsInCache},
                    {"input_bytes", r.inputBytes},
                    {"output_bytes", r.outputBytes},
@@ -150,7 +151,8 @@ void writeJson(const std::string& path, const RunInfo& run, const std::vector<Sh
         {"spread", "(p90 - p10) / median of the timed runs"},
         {"tflops", "problem flops (2*M*N*K, bias not counted) / median time"},
         {"gbps", "min_bytes (fp32 input + weights + bias + output, each once) / median time"},
-        {"x_floor", "median time / (min_bytes / copy bandwidth)"}};
+        {"x_floor", "median time / (min_bytes / copy bandwidth)"},
+        {"count", "how often the shape runs in one pass of its network (shapes.json; 1 if not given)"}};
     j["results"] = ordered_json::array();
     for (const ShapeResult& r : results) j["results"].push_back(resultJson(r));
 

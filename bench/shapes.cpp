@@ -70,6 +70,8 @@ BenchShape readShape(const json& s, const std::string& suite, int64_t cpuBatch) 
     p.bias = s.value("bias", true);
     shape.cpuBatch = s.contains("cpu_batch") ? readInt(s, where, "cpu_batch") : cpuBatch;
     shape.latency = s.value("latency", false);
+    shape.count = s.contains("count") ? readInt(s, where, "count") : 1;
+    if (shape.count < 1) throw invalidArgument(where + ".count", std::to_string(shape.count), "must be >= 1");
     shape.note = s.value("note", std::string());
     try {
         p.validate();

@@ -16,6 +16,7 @@ struct BenchShape {
     ConvProblem problem;  // at the GPU batch
     int64_t cpuBatch = 1; // the batch on a CPU device
     bool latency = false; // small on purpose (fits in cache): not held to the memory-size rule
+    int64_t count = 1;    // how often the shape runs in one pass of its network (network suites)
     std::string note;
 };
 

@@ -2,14 +2,16 @@
 """Prints the summary of a results folder that bench/gpu/check.sh leaves: each step's verdict with
 the GPU's clocks while it ran (nvidia-smi.csv), the test suite's counts, failures and validation
 messages (tests.json, tests.log), then one table of vkconv-bench's JSON files (fast and fp32
-precision) and torch_conv_reference.py's, one row per shape. Parts whose files are absent are
-left out.
+precision) and torch_conv_reference.py's, one row per shape, and per suite the geometric means of
+vkconv fast's time over each torch mode's and, for network suites (shapes with a count), the
+network's sums. Parts whose files are absent are left out.
 
 usage: summarize_results.py DIR
 """
 import datetime
 import glob
 import json
+import math
 import os
 import re
 import statistics
@@ -222,7 +224,52 @@ def main():
         print("torch ran another batch than vkconv for: " + ", ".join(sorted(mismatched)))
     print("ms = median; x-floor = time / (min bytes / copy bandwidth); "
           "best torch/fast > 1 means vkconv fast is faster than the best torch mode")
+    print_suite_summary(vk, torch_results, modes, mismatched)
     return 0
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def print_suite_summary(vk, torch_results, modes, mismatched):
+    """Per suite of vkconv fast's results, against each torch mode: the geometric mean of the time
+    ratios (over all its shapes, and over the dense and the grouped ones where it has both), how
+    many shapes vkconv fast beats TF32 on, and, where shapes carry a count (how often each runs in
+    one pass of its network), the network's sums: each shape's time times its count."""
+    by_suite = {}
+    for (precision, name), r in vk.items():
+        if precision == "fast" and r.get("status") == "ok" and name not in mismatched:
+            by_suite.setdefault(r.get("suite", "?"), []).append(r)
+    lines = []
+    for suite, results in by_suite.items():
+        paired = [(r, {m: torch_results.get((m, r["name"])) for m in modes}) for r in results]
+        paired = [(r, t) for r, t in paired if all(x and x.get("status") == "ok" for x in t.values())]
+        if not paired or not modes:
+            continue
+        dense = [(r, t) for r, t in paired if r["problem"].get("groups", 1) == 1]
+        parts = [("all", paired)]
+        if 0 < len(dense) < len(paired):
+            parts += [("dense", dense), ("grouped", [(r, t) for r, t in paired if r["problem"].get("groups", 1) != 1])]
+        for label, rows in parts:
+            fast = [r["time_ms"]["median"] for r, _ in rows]
+            means = ", ".join("%s %.3f" % (m, geomean([f / t[m]["time_ms"]["median"] for f, (_, t) in zip(fast, rows)]))
+                              for m in modes)
+            faster = ""
+            if "tf32" in modes:
+                faster = ", faster than tf32 on %d" % sum(f <= t["tf32"]["time_ms"]["median"] for f, (_, t) in zip(fast, rows))
+            lines.append("%s, %s %d shapes: fast / torch geometric mean %s%s" % (suite, label, len(rows), means, faster))
+        if any(r.get("count", 1) > 1 for r, _ in paired):
+            total = sum(r["time_ms"]["median"] * r.get("count", 1) for r, _ in paired)
+            sums = ", ".join("%s %.3f (fast / it %.3f)" % (
+                m, sum(t[m]["time_ms"]["median"] * r.get("count", 1) for r, t in paired),
+                total / sum(t[m]["time_ms"]["median"] * r.get("count", 1) for r, t in paired)) for m in modes)
+            lines.append("%s, one pass (%d convolutions of %d shapes): fast %.3f ms; torch %s" % (
+                suite, sum(r.get("count", 1) for r, _ in paired), len(paired), total, sums))
+    if lines:
+        print("suite summary (shapes with every torch mode timed):")
+        for line in lines:
+            print("  " + line)
 
 
 if __name__ == "__main__":

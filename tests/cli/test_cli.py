@@ -346,6 +346,39 @@ def test_bench_torch_defaults(bench, failures):
                 " ".join(args), needed, res.returncode, text))
 
 
+def test_bench_shape_counts(bench, tmp, failures):
+    """A network suite's counts (how often each shape runs in one pass) reach the JSON that
+    summarize_results.py sums; a count under 1 is refused, naming the field."""
+    shape = {"batch": 1, "in_channels": 4, "height": 8, "width": 8, "out_channels": 4, "kernel": 1}
+    good = {"suites": {"net": {"cpu_batch": 1, "shapes": [dict(shape, name="twice", count=2), dict(shape, name="once")]}}}
+    bad = {"suites": {"net": {"cpu_batch": 1, "shapes": [dict(shape, name="never", count=0)]}}}
+    quick = ["--suite", "net", "--precision", "fp32", "--warmup", "0", "--iterations", "1", "--warmup-ms", "0",
+             "--copy-mib", "1", "--copy-iterations", "1"]
+    paths = {}
+    for label, doc in (("good", good), ("bad", bad)):
+        paths[label] = os.path.join(tmp, "shapes_%s.json" % label)
+        with open(paths[label], "w") as f:
+            json.dump(doc, f)
+    out = os.path.join(tmp, "counts.json")
+    res = run(bench, ["--shapes", paths["good"], "--json", out] + quick, timeout=240)
+    counts = {}
+    if res.returncode == 0 and os.path.exists(out):
+        with open(out) as f:
+            counts = {r["name"]: r.get("count") for r in json.load(f)["results"]}
+    ok = counts == {"twice": 2, "once": 1}
+    print("%-48s exit %3d  %s" % ("vkconv-bench counts in the JSON", res.returncode, "ok" if ok else "FAIL"), flush=True)
+    if not ok:
+        failures.add("vkconv-bench --shapes %s: expected counts twice 2, once 1, got %r (exit %d):\n%s" % (
+            paths["good"], counts, res.returncode, res.stdout + res.stderr))
+    res = run(bench, ["--shapes", paths["bad"]] + quick)
+    text = res.stdout + res.stderr
+    ok = 0 < res.returncode < 128 and "never.count" in text and "must be >= 1" in text
+    print("%-48s exit %3d  %s" % ("vkconv-bench count 0", res.returncode, "ok" if ok else "FAIL"), flush=True)
+    if not ok:
+        failures.add("vkconv-bench with count 0: expected a non-zero exit naming never.count, got exit %d:\n%s" % (
+            res.returncode, text))
+
+
 def write_bad_files(tmp):
     x = np.zeros((1, 3, 8, 8), np.float32)
     w = np.zeros((4, 3, 3, 3), np.float32)
@@ -482,6 +515,7 @@ def main():
         os.environ.setdefault("VKCONV_CACHE_DIR", os.path.join(tmp, "cache"))
         if opts.bench:
             test_bench_torch_defaults(vkconv, failures)
+            test_bench_shape_counts(vkconv, tmp, failures)
         else:
             test_numpy_problems(vkconv, tmp, failures, opts.precision, opts.require_coopmat)
             if opts.precision == "fp32":
