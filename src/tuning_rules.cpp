@@ -23,6 +23,40 @@ std::vector<RankedConfig> rankConfigs(Path path, const DeviceInfo& device, const
     return out;
 }
 
+namespace {
+
+// The workgroup tile a configuration computes, with what changes its grid or its loads; layouts,
+// instruction shapes, depths and subgroup sizes of one tile share the key.
+std::string sweepTileKey(const KernelConfig& c) {
+    char key[160];
+    if (c.groupedDirect())
+        std::snprintf(key, sizeof key, "grouped %ux%u c%u g%u", c.directRows * c.directThreadsH,
+                      c.directVecW * c.directThreadsW, c.directChannels, c.directGroups);
+    else
+        std::snprintf(key, sizeof key, "%d %d %ux%ux%u split %u tiles %u", int(c.path), int(c.aLoader), c.bm, c.bn, c.bk,
+                      c.splitK, c.tilesPerWorkgroup);
+    return key;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> sweepCandidates(const std::vector<RankedConfig>& ranked, size_t count, size_t perTile) {
+    count = std::min(count, ranked.size());
+    std::vector<KernelConfig> out;
+    std::vector<bool> taken(ranked.size(), false);
+    std::map<std::string, size_t> perKey;
+    for (size_t i = 0; i < ranked.size() && out.size() < count; ++i) {
+        size_t& n = perKey[sweepTileKey(ranked[i].config)];
+        if (perTile && n >= perTile) continue;
+        ++n;
+        taken[i] = true;
+        out.push_back(ranked[i].config);
+    }
+    for (size_t i = 0; i < ranked.size() && out.size() < count; ++i)
+        if (!taken[i]) out.push_back(ranked[i].config);
+    return out;
+}
+
 Path resolvePath(Precision precision, const DeviceInfo& device, const ConvProblem& problem, std::string* why) {
     detail::PathChoice choice = detail::choosePath(precision, device, problem);
     if (why) *why = choice.why;

@@ -1,8 +1,11 @@
 // The pure parts of tuning (include/vkconv/tuning.hpp): the acceptance rule fed with made-up
-// timings, timing statistics, and the micro-tuning neighbourhood on made-up devices.
+// timings, timing statistics, the micro-tuning neighbourhood on made-up devices, and the pruned
+// sweep's candidates.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
+#include <vector>
 
 #include "tuning_fakes.hpp"
 #include "vkconv/error.hpp"
@@ -112,6 +115,47 @@ void checkNearby(const DeviceInfo& device, const ConvProblem& problem, Path path
             for (size_t k = 0; k < j; ++k) EXPECT_FALSE(nearby[k] == c) << "twice: " << c.str();
         }
     }
+}
+
+// A ranking of made-up configurations: tile 64x64x16 in five subgroup layouts or instruction
+// shapes, then 64x128x16 twice, then 64x64x16 split in two (another grid), then one more 64x64x16.
+std::vector<RankedConfig> madeUpRanking() {
+    auto config = [](uint32_t bn, uint32_t wm, uint32_t wn, uint32_t mmaN, uint32_t split) {
+        KernelConfig c;
+        c.path = Path::CoopMatF16;
+        c.aLoader = ALoader::Nchw;
+        c.bm = 64, c.bn = bn, c.bk = 16;
+        c.warpsM = wm, c.warpsN = wn, c.mmaN = mmaN, c.splitK = split;
+        return c;
+    };
+    std::vector<RankedConfig> r;
+    for (auto [wm, wn, n] : {std::tuple{2u, 4u, 16u}, {2u, 2u, 16u}, {1u, 4u, 16u}, {2u, 4u, 8u}, {4u, 2u, 16u}})
+        r.push_back({config(64, wm, wn, n, 1), double(r.size())});
+    r.push_back({config(128, 2, 4, 16, 1), 5});
+    r.push_back({config(128, 2, 2, 16, 1), 6});
+    r.push_back({config(64, 2, 4, 16, 2), 7});
+    r.push_back({config(64, 1, 2, 16, 1), 8});
+    return r;
+}
+
+std::vector<size_t> positions(const std::vector<KernelConfig>& picked, const std::vector<RankedConfig>& ranked) {
+    std::vector<size_t> out;
+    for (const KernelConfig& c : picked)
+        for (size_t i = 0; i < ranked.size(); ++i)
+            if (ranked[i].config == c) out.push_back(i);
+    return out;
+}
+
+TEST(SweepCandidates, AtMostSoManyOfOneTileThenTheRankingFills) {
+    const auto ranked = madeUpRanking();
+    // Three of the first tile, then the next tiles in ranked order.
+    EXPECT_EQ(positions(sweepCandidates(ranked, 6, 3), ranked), (std::vector<size_t>{0, 1, 2, 5, 6, 7}));
+    // Two a tile takes five (the split tile has one); the ranking fills the other three.
+    EXPECT_EQ(positions(sweepCandidates(ranked, 8, 2), ranked), (std::vector<size_t>{0, 1, 5, 6, 7, 2, 3, 4}));
+    // No cap: the heuristic's top N; more than there are: all of them, each once.
+    EXPECT_EQ(positions(sweepCandidates(ranked, 4, 0), ranked), (std::vector<size_t>{0, 1, 2, 3}));
+    EXPECT_EQ(positions(sweepCandidates(ranked, 100, 1), ranked), (std::vector<size_t>{0, 5, 7, 1, 2, 3, 4, 6, 8}));
+    EXPECT_TRUE(sweepCandidates({}, 5, 3).empty());
 }
 
 TEST(NearbyConfigs, SameTileThreeToSixIncludingTheCurrent) {

@@ -242,6 +242,10 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     cmd->add_option("--candidates", f->settings.candidates,
                     "time the heuristic's top N configurations per path (default 150)")
         ->type_name("N");
+    cmd->add_option("--per-tile", f->settings.perTile,
+                    "of those, at most N of one workgroup tile (layouts and instruction shapes of one tile), so that "
+                    "they span more tiles; the ranking fills any left (default 3; 0: no cap)")
+        ->type_name("N");
     cmd->add_flag("--all", f->settings.all, "time every valid configuration (can take long on GPUs with many)");
     cmd->add_flag("--nearby", f->settings.nearby,
                   "micro-tune: the current choice and up to 5 neighbours with the same tile (seconds)");

@@ -121,9 +121,11 @@ std::string selectionText(const PathSweep& s, const SweepSettings& settings, siz
     else if (timed >= s.considered)
         text = std::to_string(s.considered) + " valid configurations, all timed";
     else
-        text = std::to_string(s.considered) + " valid configurations; timing the heuristic's top " +
-               std::to_string(timed - (defaultAdded ? 1 : 0)) + (defaultAdded ? " and the cached default" : "") +
-               " (--candidates N for more, --all for every one)";
+        text = std::to_string(s.considered) + " valid configurations; timing " +
+               std::to_string(timed - (defaultAdded ? 1 : 0)) + " in the heuristic's order" +
+               (settings.perTile ? ", at most " + std::to_string(settings.perTile) + " of one workgroup tile" : "") +
+               (defaultAdded ? ", and the cached default" : "") +
+               " (--candidates N for more, --per-tile 0 for the plain top N, --all for every one)";
     return text;
 }
 
@@ -161,10 +163,14 @@ PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, cons
         s.considered = candidates.size();
     } else {
         s.considered = ranked.size();
-        const size_t k = settings.all ? ranked.size() : std::min(settings.candidates, ranked.size());
-        for (size_t i = 0; i < k; ++i)
-            if (!(ranked[i].config == s.defaultConfig)) candidates.push_back(ranked[i].config);
-        defaultAdded = rankOf.count(s.defaultConfig.str()) == 0 || rankOf[s.defaultConfig.str()] > k;
+        const size_t k = settings.all ? ranked.size() : settings.candidates;
+        defaultAdded = true;
+        for (const KernelConfig& c : sweepCandidates(ranked, k, settings.all ? 0 : settings.perTile)) {
+            if (c == s.defaultConfig)
+                defaultAdded = false;
+            else
+                candidates.push_back(c);
+        }
     }
 
     progress.start(label, candidates.size());

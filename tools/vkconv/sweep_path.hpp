@@ -15,7 +15,8 @@ namespace vkconv::cli {
 struct SweepSettings {
     bool nearby = false;
     bool all = false;            // every valid configuration
-    size_t candidates = 150;     // else the heuristic's top K
+    size_t candidates = 150;     // else the heuristic's top K,
+    size_t perTile = 3;          // at most this many of one workgroup tile (sweepCandidates; 0: no cap)
     double budgetSeconds = 0;    // per path; 0: no limit
     TimingOptions timing;        // each timing warms the device up first
     size_t leaders = 4;          // fastest configurations re-timed with the default at the end
