@@ -2,7 +2,8 @@
 """Tune one conv2d problem from Python and record the winner in vkconv's tuning cache.
 
 The loop of `vkconv sweep` (tools/vkconv/sweep_path.cpp), in a simpler form, on the module's
-tuning API: the heuristic's top candidates (rank_configs), each built with exactly that
+tuning API: the heuristic's top candidates, at most 3 of a workgroup tile (rank_configs,
+sweep_candidates), each built with exactly that
 configuration (Conv2d(config=...)), checked against the CPU reference on every image
 (reference_conv2d, relative_error, error_bound) and timed with GPU timestamps after a warm-up
 (Conv2d.time, summarize_times); then the acceptance rule (decide_acceptance) against the default
@@ -60,7 +61,7 @@ def sweep(ctx, problem, precision="fast", candidates=10, warmup=3, iterations=20
     if not ranked:
         raise vkconv.Error(f"no {vkconv.path_name(path)} configuration fits {device.name} for {problem}")
     default = cached.config if cached else ranked[0].config
-    configs = [default] + [r.config for r in ranked[:candidates] if r.config != default]
+    configs = [default] + [c for c in vkconv.sweep_candidates(ranked, candidates) if c != default]
     log(f"{vkconv.path_name(path)} ({why}); default {default} "
         f"({'tuning cache' if cached else 'heuristic'}{'; ' + why_not if why_not else ''}); {len(configs)} candidates")
 
@@ -132,7 +133,7 @@ def main(argv=None):
     ap.add_argument("--dilation", type=_int_or_pair, default=1)
     ap.add_argument("--groups", type=int, default=1)
     ap.add_argument("--precision", default="fast", choices=["fast", "fp32"])
-    ap.add_argument("--candidates", type=int, default=10, help="the heuristic's top N (default 10)")
+    ap.add_argument("--candidates", type=int, default=10, help="candidates in the heuristic's order, at most 3 of a tile (default 10)")
     ap.add_argument("--iterations", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--device", type=int, default=None)

@@ -84,6 +84,13 @@ def test_ranking_config_and_can_implement(ctx, rng):
     with pytest.raises(vkconv.Error):
         vkconv.Conv2d(ctx, w, padding=1, config=bad, input_shape=(1, 8, 12, 12))
     assert vkconv.nearby_configs(ranked[0].config, ctx.device, problem)[0] == ranked[0].config
+    # The pruned sweep's picks: from the ranking, each once, the first the heuristic's choice;
+    # with no cap, the plain top N.
+    picked = vkconv.sweep_candidates(ranked, 6)
+    assert len(picked) == min(6, len(ranked)) and picked[0] == ranked[0].config
+    assert all(sum(c == p for p in picked) == 1 for c in picked)
+    assert all(any(c == r.config for r in ranked) for c in picked)
+    assert vkconv.sweep_candidates(ranked, 4, per_tile=0) == [r.config for r in ranked[:4]]
 
 
 def stats(rng, median, spread=0.001, n=20):
