@@ -6,14 +6,18 @@
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
 //              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
+//              [--split-k S]...
 // --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
-// heuristic's order (best first), so that --limit N times its top N.
+// heuristic's order (best first), so that --limit N times its top N. --split-k S adds, after each
+// unsplit configuration, its S-way split-K variant where canImplement takes it: the candidate
+// list holds splits only where the heuristic's enumeration puts them (small grids).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 
 #include "config_select.hpp"
@@ -35,7 +39,9 @@ static const char* kUsage =
     "  --iterations N     timed runs per configuration (default 20)\n"
     "  --skip MASK        time the chosen configurations again with parts left out (repeatable;\n"
     "                     KernelConfig::debugSkip: results are then wrong)\n"
-    "  --stats            print the driver's statistics of each pipeline (registers, memory)\n";
+    "  --stats            print the driver's statistics of each pipeline (registers, memory)\n"
+    "  --split-k S        also time each unsplit configuration split S ways along K, where it can\n"
+    "                     run (repeatable; before --filter, so that a filter can pick them)\n";
 
 // filter: comma-separated terms that must all match; a term is alternatives separated by '|'.
 static bool matches(const std::string& text, const std::string& filter) {
@@ -64,6 +70,7 @@ int main(int argc, char** argv) try {
     size_t limit = 100000, check = 3;
     int iterations = 20;
     std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
+    std::vector<uint32_t> splits; // --split-k: each unsplit config's split-K variants as well
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
     bool ranked = false;          // --ranked: candidates in the heuristic's order
     std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
@@ -77,6 +84,12 @@ int main(int argc, char** argv) try {
         else if (a == "--check") check = std::stoul(next());
         else if (a == "--iterations") iterations = std::stoi(next());
         else if (a == "--skip") skips.push_back(uint32_t(std::stoul(next())));
+        else if (a == "--split-k") {
+            const std::string v = next();
+            const unsigned long split = std::stoul(v);
+            if (split < 2 || split > 64) throw invalidArgument("--split-k", v, "expected 2 to 64 splits");
+            splits.push_back(uint32_t(split));
+        }
         else if (a == "--stats") stats = true;
         else if (a == "--ranked") ranked = true;
         else if (a == "--shape") shape = next();
@@ -120,6 +133,21 @@ int main(int argc, char** argv) try {
     if (ranked) {
         configs.clear();
         for (auto& [c, cost] : detail::selectConfig(path, dev, p).weighed) configs.push_back(c);
+    }
+    if (!splits.empty()) {
+        std::set<std::string> listed;
+        for (const auto& c : configs) listed.insert(c.str());
+        std::vector<KernelConfig> withSplits;
+        for (const auto& c : configs) {
+            withSplits.push_back(c);
+            if (c.splitK != 1) continue;
+            for (uint32_t split : splits) {
+                KernelConfig v = c;
+                v.splitK = split;
+                if (!listed.count(v.str()) && canImplement(v, dev, p).empty()) withSplits.push_back(v);
+            }
+        }
+        configs = std::move(withSplits);
     }
     std::vector<std::pair<double, KernelConfig>> results;
     size_t tried = 0;
