@@ -347,29 +347,56 @@ def test_bench_torch_defaults(bench, failures):
 
 
 def test_bench_shape_counts(bench, tmp, failures):
-    """A network suite's counts (how often each shape runs in one pass) reach the JSON that
-    summarize_results.py sums; a count under 1 is refused, naming the field."""
+    """A network suite's counts (how often each shape runs in one pass) reach the JSON, and
+    bench/summarize_results.py sums them beside a made-up PyTorch run; a count under 1 is refused,
+    naming the field."""
     shape = {"batch": 1, "in_channels": 4, "height": 8, "width": 8, "out_channels": 4, "kernel": 1}
     good = {"suites": {"net": {"cpu_batch": 1, "shapes": [dict(shape, name="twice", count=2), dict(shape, name="once")]}}}
     bad = {"suites": {"net": {"cpu_batch": 1, "shapes": [dict(shape, name="never", count=0)]}}}
-    quick = ["--suite", "net", "--precision", "fp32", "--warmup", "0", "--iterations", "1", "--warmup-ms", "0",
+    quick = ["--suite", "net", "--precision", "fast", "--warmup", "0", "--iterations", "1", "--warmup-ms", "0",
              "--copy-mib", "1", "--copy-iterations", "1"]
     paths = {}
     for label, doc in (("good", good), ("bad", bad)):
         paths[label] = os.path.join(tmp, "shapes_%s.json" % label)
         with open(paths[label], "w") as f:
             json.dump(doc, f)
-    out = os.path.join(tmp, "counts.json")
+    folder = os.path.join(tmp, "results")
+    os.makedirs(folder, exist_ok=True)
+    out = os.path.join(folder, "vkconv_net_fast.json")
     res = run(bench, ["--shapes", paths["good"], "--json", out] + quick, timeout=240)
-    counts = {}
+    counts, times = {}, {}
     if res.returncode == 0 and os.path.exists(out):
         with open(out) as f:
-            counts = {r["name"]: r.get("count") for r in json.load(f)["results"]}
+            results = json.load(f)["results"]
+        counts = {r["name"]: r.get("count") for r in results}
+        times = {r["name"]: r["time_ms"]["median"] for r in results if r.get("status") == "ok"}
     ok = counts == {"twice": 2, "once": 1}
     print("%-48s exit %3d  %s" % ("vkconv-bench counts in the JSON", res.returncode, "ok" if ok else "FAIL"), flush=True)
     if not ok:
         failures.add("vkconv-bench --shapes %s: expected counts twice 2, once 1, got %r (exit %d):\n%s" % (
             paths["good"], counts, res.returncode, res.stdout + res.stderr))
+    elif len(times) != 2:
+        failures.add("vkconv-bench --shapes %s: not every shape timed (%r):\n%s" % (paths["good"], times, res.stdout))
+    else:
+        # PyTorch's TF32 taking twice vkconv's time on each shape: a geometric mean of 0.5, and
+        # one pass of twice + once.
+        torch_doc = {"torch_version": "made-up", "cudnn_version": 0, "device": "none", "modes": ["tf32"],
+                     "timing": "made up by the CLI test",
+                     "results": [{"name": n, "mode": "tf32", "batch": 1, "status": "ok", "time_ms": {"median": 2 * t}}
+                                 for n, t in times.items()]}
+        with open(os.path.join(folder, "torch.json"), "w") as f:
+            json.dump(torch_doc, f)
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "summarize_results.py")
+        summary = subprocess.run([sys.executable, script, folder], capture_output=True, text=True, timeout=60)
+        total = 2 * times["twice"] + times["once"]
+        want = ["net, all 2 shapes: fast / torch geometric mean tf32 0.500, faster than tf32 on 2",
+                "net, one pass (3 convolutions of 2 shapes): fast %.3f ms; torch tf32 %.3f (fast / it 0.500)" % (total, 2 * total)]
+        missing = [w for w in want if w not in summary.stdout]
+        print("%-48s exit %3d  %s" % ("summarize_results.py: suite means, one pass", summary.returncode,
+                                      "ok" if not missing and summary.returncode == 0 else "FAIL"), flush=True)
+        if missing or summary.returncode != 0:
+            failures.add("summarize_results.py %s: exit %d, missing %r in:\n%s%s" % (
+                folder, summary.returncode, missing, summary.stdout, summary.stderr))
     res = run(bench, ["--shapes", paths["bad"]] + quick)
     text = res.stdout + res.stderr
     ok = 0 < res.returncode < 128 and "never.count" in text and "must be >= 1" in text
