@@ -480,6 +480,10 @@ def test_bad_invocations(vkconv, tmp, failures):
         ("warm-up past the bound", ["run", "--warmup", "2147483647", "--iterations", "1"] + small),
         ("iterations past the bound", ["run", "--iterations", "2147483647"] + small),
         ("sweep warm-up past the bound", ["sweep", "--warmup", "100000"] + small),
+        # Counts read as unsigned wrapped -1 to 2^64 - 1: every candidate of the problem timed.
+        ("sweep negative candidates", ["sweep", "--candidates", "-1"] + small),
+        ("sweep negative per-tile cap", ["sweep", "--per-tile", "-1"] + small),
+        ("sweep negative table rows", ["sweep", "--top", "-2"] + small),
         # Each field passes its 2^24 cap, but C*H*W is 2^64: it wrapped to 0 and divided by it.
         ("input elements past int64", ["run", "--batch", "1", "--in-channels", "16777216", "--height", "16777216",
                                        "--width", "65536", "--out-channels", "1", "--kernel", "1",

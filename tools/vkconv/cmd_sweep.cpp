@@ -30,7 +30,9 @@ struct SweepFlags {
     std::string suite, shape, shapesFile, precision = "all", json;
     SweepSettings settings;
     double minGainPercent = 2, maxSpreadPercent = 5;
-    size_t top = 10;
+    // Counts read signed, so that a negative one is refused rather than wrapped to a huge size_t;
+    // checkFlags copies them into settings.
+    int64_t candidates = 150, perTile = 3, top = 10;
     bool noSave = false;
     uint64_t seed = 1;
 };
@@ -75,7 +77,7 @@ std::vector<Path> pathsToSweep(const std::string& precision, const DeviceInfo& d
     return {fast, Path::Fp32};
 }
 
-void checkFlags(const SweepFlags& f) {
+void checkFlags(SweepFlags& f) {
     if (f.precision != "all" && f.precision != "fast" && f.precision != "fp32")
         throw invalidArgument("--precision", f.precision, "expected fast, fp32 or all");
     if (f.settings.timing.iterations < 1 || f.settings.timing.iterations > Conv2d::kMaxTimedRuns)
@@ -85,11 +87,15 @@ void checkFlags(const SweepFlags& f) {
     if (!(f.settings.timing.warmupMs >= 0 && f.settings.timing.warmupMs <= 60000))
         throw invalidArgument("--warmup-ms", f.settings.timing.warmupMs, "must be between 0 and 60000");
     if (f.settings.rounds < 0 || f.settings.rounds > 20) throw invalidArgument("--rounds", f.settings.rounds, "must be between 0 and 20");
-    if (f.settings.candidates < 1) throw invalidArgument("--candidates", f.settings.candidates, "must be >= 1");
+    if (f.candidates < 1) throw invalidArgument("--candidates", f.candidates, "must be >= 1");
+    if (f.perTile < 0) throw invalidArgument("--per-tile", f.perTile, "must be >= 0 (0: no cap)");
+    if (f.top < 0) throw invalidArgument("--top", f.top, "must be >= 0");
     if (f.settings.nearby && f.settings.all) throw invalidArgument("--all", "given", "contradicts --nearby");
     if (!f.suite.empty() && !f.shape.empty()) throw invalidArgument("--shape", f.shape, "cannot be combined with --suite");
     if (f.minGainPercent < 0) throw invalidArgument("--min-gain", f.minGainPercent, "must be >= 0 (percent)");
     if (f.maxSpreadPercent <= 0) throw invalidArgument("--max-spread", f.maxSpreadPercent, "must be > 0 (percent)");
+    f.settings.candidates = size_t(f.candidates);
+    f.settings.perTile = size_t(f.perTile);
 }
 
 std::string pct(double percent) {
@@ -151,8 +157,12 @@ int runSweep(SweepFlags f) {
     std::cout << "mode:     "
               << (f.settings.nearby ? "nearby: the current choice and up to 5 neighbours (same tile and grid)"
                   : f.settings.all  ? "full: every valid configuration"
-                                    : "full, pruned: the heuristic's top " + std::to_string(f.settings.candidates) +
-                                         " per path (--candidates N, --all)")
+                                    : "full, pruned: " + std::to_string(f.settings.candidates) +
+                                         " per path in the heuristic's order" +
+                                         (f.settings.perTile ? ", at most " + std::to_string(f.settings.perTile) +
+                                                                   " of one workgroup tile"
+                                                             : "") +
+                                         " (--candidates N, --per-tile N, --all)")
               << "\n";
     std::cout << "timing:   " << f.settings.timing.warmupMs << " ms of the kernel to warm the GPU, then "
               << f.settings.timing.warmupRuns << " warm-up + " << f.settings.timing.iterations
@@ -197,7 +207,7 @@ int runSweep(SweepFlags f) {
             } else {
                 s.cacheNote = f.noSave ? "not written (--no-save)" : "nothing recorded";
             }
-            printPathReport(std::cout, ps, s, f.top);
+            printPathReport(std::cout, ps, s, size_t(f.top));
             std::cout.flush();
             ps.paths.push_back(std::move(s));
         }
@@ -239,10 +249,10 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     cmd->add_option("--precision", f->precision,
                     "paths to sweep: fast (the cooperative-matrix path, else fp32), fp32, or all (both; default)")
         ->type_name("fast|fp32|all");
-    cmd->add_option("--candidates", f->settings.candidates,
+    cmd->add_option("--candidates", f->candidates,
                     "time the heuristic's top N configurations per path (default 150)")
         ->type_name("N");
-    cmd->add_option("--per-tile", f->settings.perTile,
+    cmd->add_option("--per-tile", f->perTile,
                     "of those, at most N of one workgroup tile (layouts and instruction shapes of one tile), so that "
                     "they span more tiles; the ranking fills any left (default 3; 0: no cap)")
         ->type_name("N");
