@@ -101,6 +101,16 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
 
     try {
+        // Refused here rather than per shape: a bad count would otherwise fail every shape, or be
+        // taken for the default (a negative --copy-mib or --device).
+        if (warmup < 0 || warmup > Conv2d::kMaxWarmupRuns)
+            throw invalidArgument("--warmup", warmup, "must be in 0.." + std::to_string(Conv2d::kMaxWarmupRuns));
+        if (iterations < 1 || iterations > Conv2d::kMaxTimedRuns)
+            throw invalidArgument("--iterations", iterations, "must be in 1.." + std::to_string(Conv2d::kMaxTimedRuns));
+        if (copyIterations < 1) throw invalidArgument("--copy-iterations", copyIterations, "must be >= 1");
+        if (!(copyMiB >= 0)) throw invalidArgument("--copy-mib", copyMiB, "must be > 0 (or 0: the default size)");
+        if (app.count("--device") && deviceIndex < 0)
+            throw invalidArgument("--device", deviceIndex, "must be >= 0 (vkconv devices lists them)");
         const Precision precision = precisionFromString(precisionName);
         const ShapeCatalog catalog = loadShapes(findShapesFile(shapesPath, argv[0]));
         if (list) {

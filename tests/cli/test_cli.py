@@ -334,8 +334,15 @@ def test_bench_torch_defaults(bench, failures):
         if "relative error" not in res.stdout or "median" not in res.stdout:
             failures.add("vkconv-bench %s: no check or timing in:\n%s" % (" ".join(args), res.stdout))
     # A partial problem is refused, naming what is missing; a suite with a size flag too.
+    # Counts below their bounds are refused before any device work: per shape they failed every
+    # shape, and a negative --copy-mib or --device was taken for the default.
     for args, needed in ((["--height", "16", "--kernel", "3"], "--in-channels = missing"),
-                         (["--shape", "alexnet1", "--stride", "1"], "excludes")):
+                         (["--shape", "alexnet1", "--stride", "1"], "excludes"),
+                         (["--shape", "alexnet1", "--iterations", "-5"], "--iterations = -5"),
+                         (["--shape", "alexnet1", "--warmup", "-1"], "--warmup = -1"),
+                         (["--shape", "alexnet1", "--copy-iterations", "0"], "--copy-iterations = 0"),
+                         (["--shape", "alexnet1", "--copy-mib", "-1"], "--copy-mib = -1"),
+                         (["--shape", "alexnet1", "--device", "-1"], "--device = -1")):
         res = run(bench, args)
         text = res.stdout + res.stderr
         ok = res.returncode not in (0,) and 0 < res.returncode < 128 and needed in text
