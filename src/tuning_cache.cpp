@@ -11,7 +11,6 @@
 // file. A file that is not a tuning cache at all is ignored, and moved aside (never deleted) by
 // the next save. A file of a newer format is ignored and never overwritten.
 #include <algorithm>
-#include <iterator>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -20,6 +19,7 @@
 #include <sstream>
 
 #include "cache_files.hpp"
+#include "config_json.hpp"
 #include "kernel_identity.hpp"
 #include "tuning_cache.hpp"
 #include "utc_time.hpp"
@@ -29,6 +29,8 @@
 namespace vkconv {
 
 using nlohmann::json;
+using detail::configFromObject;
+using detail::configObject;
 
 namespace {
 
@@ -36,101 +38,6 @@ constexpr const char* kFormat = "vkconv tuning cache";
 constexpr int kVersion = 2;
 constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
-
-const char* toString(ALoader a) {
-    return a == ALoader::Packed ? "packed"
-           : a == ALoader::Nhwc ? "nhwc"
-           : a == ALoader::Nchw ? "nchw"
-                                : "gather";
-}
-constexpr ALoader kLoaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
-constexpr const char* kExpectedLoaders = "expected gather, packed, nhwc or nchw";
-
-json configObject(const KernelConfig& c) {
-    return json{{"path", toString(c.path)}, {"bm", c.bm},         {"bn", c.bn},
-                {"bk", c.bk},               {"tm", c.tm},         {"tn", c.tn},
-                {"warpsM", c.warpsM},       {"warpsN", c.warpsN}, {"mmaM", c.mmaM},
-                {"mmaN", c.mmaN},           {"mmaK", c.mmaK},     {"stages", c.stages},
-                {"aLoader", toString(c.aLoader)},                 {"bGlobal", c.bGlobal},
-                {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
-                {"tapsInner", c.tapsInner},
-                {"fragmentPrefetch", c.fragmentPrefetch},
-                {"tilesPerWorkgroup", c.tilesPerWorkgroup},
-                {"splitK", c.splitK},
-                {"subgroupSize", c.subgroupSize},
-                {"fp32Kernel", c.groupedDirect() ? "grouped-direct" : "gemm"},
-                {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
-                {"directVecW", c.directVecW}, {"directRows", c.directRows},
-                {"directChannels", c.directChannels}, {"directGroups", c.directGroups},
-                {"directGroupSteps", c.directGroupSteps}, {"directFromMemory", c.directFromMemory}};
-}
-
-KernelConfig configFromObject(const json& j) {
-    if (!j.is_object()) throw invalidArgument("config", j.dump(), "expected an object");
-    auto u32 = [&](const char* field) {
-        if (!j.contains(field) || !j.at(field).is_number_unsigned() || j.at(field).get<uint64_t>() > 0xffffffffull)
-            throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? j.at(field).dump() : "missing",
-                                  "expected an unsigned 32-bit integer");
-        return j.at(field).get<uint32_t>();
-    };
-    auto text = [&](const char* field) {
-        if (!j.contains(field) || !j.at(field).is_string())
-            throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? j.at(field).dump() : "missing", "expected a string");
-        return j.at(field).get<std::string>();
-    };
-    auto flag = [&](const char* field) {
-        if (!j.contains(field) || !j.at(field).is_boolean())
-            throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? j.at(field).dump() : "missing", "expected true or false");
-        return j.at(field).get<bool>();
-    };
-    KernelConfig c;
-    c.path = pathFromString(text("path"));
-    c.bm = u32("bm"), c.bn = u32("bn"), c.bk = u32("bk");
-    c.tm = u32("tm"), c.tn = u32("tn");
-    c.warpsM = u32("warpsM"), c.warpsN = u32("warpsN");
-    c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
-    c.stages = u32("stages");
-    const std::string loader = text("aLoader");
-    // "patch" named a shared-memory patch loader that vkconv no longer has (bench/RESULTS.md,
-    // "Tried and dropped"): refused like any unknown loader, with the reason.
-    if (loader == "patch")
-        throw invalidArgument("config.aLoader", loader,
-                              std::string("the patch loader was removed (slower than gather, wrong on NVIDIA); ") +
-                                  kExpectedLoaders);
-    const auto known = std::find_if(std::begin(kLoaders), std::end(kLoaders),
-                                    [&](ALoader a) { return loader == toString(a); });
-    if (known == std::end(kLoaders)) throw invalidArgument("config.aLoader", loader, kExpectedLoaders);
-    c.aLoader = *known;
-    c.bGlobal = flag("bGlobal");
-    c.subgroupSize = u32("subgroupSize");
-    // Entries written while the patch loader existed also hold its "tileH" and "tileW", and those
-    // written while B in registers was a field of its own "bRegisters" (now the packed loader's
-    // kernel, KernelConfig::bRegisters()): ignored.
-    // Fields added after the format's first entries: absent means what configurations were
-    // before the field existed (its default).
-    if (j.contains("sLanes")) c.sLanes = u32("sLanes");
-    if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
-    if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
-    if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
-    if (j.contains("fragmentPrefetch")) c.fragmentPrefetch = flag("fragmentPrefetch");
-    if (j.contains("splitK")) c.splitK = u32("splitK");
-    if (j.contains("fp32Kernel")) {
-        const std::string kernel = text("fp32Kernel");
-        if (kernel != "gemm" && kernel != "grouped-direct")
-            throw invalidArgument("config.fp32Kernel", kernel, "expected gemm or grouped-direct");
-        c.fp32Kernel = kernel == "grouped-direct" ? Fp32Kernel::GroupedDirect : Fp32Kernel::Gemm;
-        c.directThreadsW = u32("directThreadsW"), c.directThreadsH = u32("directThreadsH");
-        c.directVecW = u32("directVecW"), c.directRows = u32("directRows");
-        c.directChannels = u32("directChannels");
-        if (j.contains("directGroups")) c.directGroups = u32("directGroups");
-        if (j.contains("directGroupSteps")) c.directGroupSteps = u32("directGroupSteps");
-        if (j.contains("directFromMemory")) c.directFromMemory = flag("directFromMemory");
-    }
-    return c;
-}
 
 TuningEntry entryFromObject(const json& j) {
     if (!j.is_object()) throw invalidArgument("entry", j.dump(), "expected an object");
@@ -247,16 +154,6 @@ std::string deviceKey(const DeviceInfo& d) {
 
 std::string problemKey(const ConvProblem& problem, Path path) {
     return std::string(toString(path)) + " " + problem.str();
-}
-
-std::string configToJson(const KernelConfig& config) { return configObject(config).dump(); }
-
-KernelConfig configFromJson(const std::string& text) {
-    try {
-        return configFromObject(json::parse(text));
-    } catch (const json::exception& e) {
-        throw invalidArgument("config", text, std::string("not valid JSON: ") + e.what());
-    }
 }
 
 TuningCache::TuningCache(const std::string& dir, WarningHandler onWarning)
