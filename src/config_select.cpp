@@ -148,9 +148,10 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
     // against 0.012 in 2, 512->2048 at 7x7 (64) 0.011 against 0.013, and at batch 32 2048->512
     // at 7x7 0.041 either way (128x128 tiles in 4); canImplement still takes them.
     if (!d.isCpu()) {
-        const double outputTiles = std::ceil(double(p.gemmM()) / 32) * std::ceil(double(p.gemmN()) / 64) * p.groups;
-        const double units = workgroupSlots(d) / 4.0;  // as TileGrid::units()
-        const bool splitPointwise = outputTiles <= units / 4.0 && p.gemmK() >= 1024;
+        KernelConfig smallTile;  // the 32x64 tiles the 1x1 rule counts in
+        smallTile.bm = 32, smallTile.bn = 64;
+        const TileGrid smallTiles = tileGrid(smallTile, d, p);
+        const bool splitPointwise = smallTiles.workgroups <= smallTiles.units() / 4.0 && p.gemmK() >= 1024;
         const bool pointwise = p.kernelH * p.kernelW == 1;
         const size_t unsplit = out.size();
         for (size_t i = 0; i < unsplit; ++i) {
