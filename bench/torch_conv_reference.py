@@ -74,6 +74,34 @@ def problem_figures(s, batch):
     return flops, 4.0 * elements
 
 
+def require_gpu_wait():
+    """Exits where this torch cannot queue the timed calls behind a GPU wait (gpu_times_ms)."""
+    if not hasattr(torch.cuda, "_sleep"):
+        sys.exit("this torch has no torch.cuda._sleep, which the timing needs (see QUEUE_AHEAD_CYCLES)")
+
+
+def gpu_times_ms(fn, warmup, iterations):
+    """fn's GPU time in ms, each of `iterations` calls between CUDA events after `warmup` untimed
+    ones, sorted. python/bench_torch.py times PyTorch with it too."""
+    for _ in range(warmup):
+        fn()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(iterations)]
+    # Keep the GPU busy while the timed calls are queued, so that each runs as soon as the one
+    # before ends and its events time the GPU's work. Otherwise a call shorter than PyTorch's
+    # own CPU time per call (tens of microseconds: batch 1, small layers) leaves the GPU idle
+    # between its start event and its kernels, and that idle time would count as cuDNN's.
+    # vkconv-bench times its dispatches with GPU timestamps, which count no CPU time either.
+    torch.cuda.synchronize()
+    torch.cuda._sleep(QUEUE_AHEAD_CYCLES)
+    for start, end in events:
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return sorted(start.elapsed_time(end) for start, end in events)
+
+
 def time_mode(s, batch, mode, warmup, iterations):
     m = MODES[mode]
     torch.backends.cudnn.allow_tf32 = m["tf32"]
@@ -90,24 +118,8 @@ def time_mode(s, batch, mode, warmup, iterations):
     b = b.to(m["dtype"]) if b is not None else None
     args = dict(stride=pair(s.get("stride", 1)), padding=pair(s.get("padding", 0)),
                 dilation=pair(s.get("dilation", 1)), groups=g)
-    with torch.no_grad():
-        for _ in range(warmup):  # the first call also runs cudnn.benchmark's algorithm search
-            F.conv2d(x, w, b, **args)
-        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-                  for _ in range(iterations)]
-        # Keep the GPU busy while the timed calls are queued, so that each runs as soon as the one
-        # before ends and its events time the GPU's work. Otherwise a call shorter than PyTorch's
-        # own CPU time per call (tens of microseconds: batch 1, small layers) leaves the GPU idle
-        # between its start event and its kernels, and that idle time would count as cuDNN's.
-        # vkconv-bench times its dispatches with GPU timestamps, which count no CPU time either.
-        torch.cuda.synchronize()
-        torch.cuda._sleep(QUEUE_AHEAD_CYCLES)
-        for start, end in events:
-            start.record()
-            F.conv2d(x, w, b, **args)
-            end.record()
-        torch.cuda.synchronize()
-    ms = sorted(start.elapsed_time(end) for start, end in events)
+    with torch.no_grad():  # the first warm-up call also runs cudnn.benchmark's algorithm search
+        ms = gpu_times_ms(lambda: F.conv2d(x, w, b, **args), warmup, iterations)
     del x, w, b
     return ms
 
@@ -132,8 +144,7 @@ def main():
         print("WARNING: fewer than 5 warm-up or 50 timed runs: not benchmark grade")
     if not torch.cuda.is_available():
         sys.exit("torch sees no CUDA device")
-    if not hasattr(torch.cuda, "_sleep"):
-        sys.exit("this torch has no torch.cuda._sleep, which the timing needs (see QUEUE_AHEAD_CYCLES)")
+    require_gpu_wait()
     torch.backends.cudnn.benchmark = True
     shapes = load_shapes(a.shapes, a.suite.split(","), [n for n in a.shape.split(",") if n])
 

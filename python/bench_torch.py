@@ -35,6 +35,10 @@ import torch.nn.functional as F
 import vkconv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# PyTorch's GPU time is measured as the baseline is (the calls queued behind a GPU wait).
+sys.path.insert(0, os.path.join(HERE, "..", "bench"))
+from torch_conv_reference import gpu_times_ms, require_gpu_wait  # noqa: E402
+
 DEFAULT_SHAPES = ["alexnet1", "resnet50_l1_3x3_64", "resnet50_l2_1x1_256_128", "mobilenet_dw_32_112"]
 
 
@@ -63,25 +67,8 @@ def median_wall_ms(fn, warmup, iterations):
     return statistics.median(times)
 
 
-# GPU clock cycles of torch.cuda._sleep before the timed calls, as in bench/torch_conv_reference.py:
-# about 50 ms at 2 GHz, longer than PyTorch takes to queue them.
-QUEUE_AHEAD_CYCLES = 100_000_000
-
-
 def torch_gpu_ms(fn, warmup, iterations):
-    for _ in range(warmup):
-        fn()
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iterations)]
-    # The calls queued behind a GPU wait, so that each runs as soon as the one before ends and its
-    # events time the GPU's work, not PyTorch's CPU time per call (which a small shape's would be).
-    torch.cuda.synchronize()
-    torch.cuda._sleep(QUEUE_AHEAD_CYCLES)
-    for start, end in events:
-        start.record()
-        fn()
-        end.record()
-    torch.cuda.synchronize()
-    return statistics.median(start.elapsed_time(end) for start, end in events)
+    return statistics.median(gpu_times_ms(fn, warmup, iterations))
 
 
 def run_shape(ctx, s, batch, precisions, warmup, iterations, rng):
@@ -143,8 +130,7 @@ def main():
     ap.add_argument("--json", default="")
     a = ap.parse_args()
 
-    if not hasattr(torch.cuda, "_sleep"):
-        sys.exit("this torch has no torch.cuda._sleep, which the GPU timing needs (see QUEUE_AHEAD_CYCLES)")
+    require_gpu_wait()
     ctx = vkconv.Context(device=a.device)
     print(f"vkconv device: {ctx.device.name} ({ctx.device.driver_name} {ctx.device.driver_info})")
     print(f"torch {torch.__version__}, CUDA device: {torch.cuda.get_device_name()}, cuDNN {torch.backends.cudnn.version()}")
