@@ -32,7 +32,7 @@ struct SweepFlags {
     double minGainPercent = 2, maxSpreadPercent = 5;
     // Counts read signed, so that a negative one is refused rather than wrapped to a huge size_t;
     // checkFlags copies them into settings.
-    int64_t candidates = 150, perTile = 3, top = 10;
+    int64_t candidates = int64_t(SweepSettings{}.candidates), perTile = int64_t(SweepSettings{}.perTile), top = 10;
     bool noSave = false;
     uint64_t seed = 1;
 };
@@ -157,11 +157,7 @@ int runSweep(SweepFlags f) {
     std::cout << "mode:     "
               << (f.settings.nearby ? "nearby: the current choice and up to 5 neighbours (same tile and grid)"
                   : f.settings.all  ? "full: every valid configuration"
-                                    : "full, pruned: " + std::to_string(f.settings.candidates) +
-                                         " per path in the heuristic's order" +
-                                         (f.settings.perTile ? ", at most " + std::to_string(f.settings.perTile) +
-                                                                   " of one workgroup tile"
-                                                             : "") +
+                                    : "full, pruned, per path: " + prunedSelection(f.settings.candidates, f.settings) +
                                          " (--candidates N, --per-tile N, --all)")
               << "\n";
     std::cout << "timing:   " << f.settings.timing.warmupMs << " ms of the kernel to warm the GPU, then "

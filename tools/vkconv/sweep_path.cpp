@@ -122,14 +122,18 @@ std::string selectionText(const PathSweep& s, const SweepSettings& settings, siz
         text = std::to_string(s.considered) + " valid configurations, all timed";
     else
         text = std::to_string(s.considered) + " valid configurations; timing " +
-               std::to_string(timed - (defaultAdded ? 1 : 0)) + " in the heuristic's order" +
-               (settings.perTile ? ", at most " + std::to_string(settings.perTile) + " of one workgroup tile" : "") +
+               prunedSelection(timed - (defaultAdded ? 1 : 0), settings) +
                (defaultAdded ? ", and the cached default" : "") +
                " (--candidates N for more, --per-tile 0 for the plain top N, --all for every one)";
     return text;
 }
 
 }  // namespace
+
+std::string prunedSelection(size_t timed, const SweepSettings& settings) {
+    return std::to_string(timed) + " in the heuristic's order" +
+           (settings.perTile ? ", at most " + std::to_string(settings.perTile) + " of one workgroup tile" : "");
+}
 
 PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, const SweepDefault& start,
                     const SweepSettings& settings, Progress& progress, const std::string& label) {
