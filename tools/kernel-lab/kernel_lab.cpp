@@ -163,7 +163,7 @@ int main(int argc, char** argv) try {
             auto ms = conv.time(in, out, 2, iterations);
             std::sort(ms.begin(), ms.end());
             results.push_back({ms[ms.size() / 2], c});
-            std::printf("%8.3f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
+            std::printf("%9.4f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
                         p.flops() / (ms[ms.size() / 2] * 1e-3) * 1e-12, planMs, c.str().c_str());
             if (stats) std::printf("%s", conv.driverStatistics().c_str());
             std::fflush(stdout);
@@ -183,7 +183,7 @@ int main(int argc, char** argv) try {
                 Conv2d conv(ctx, p, w, b, o);
                 auto ms = conv.time(in, out, 2, iterations);
                 std::sort(ms.begin(), ms.end());
-                std::printf("%8.3f ms (full %.3f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
+                std::printf("%9.4f ms (full %.4f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
                 if (stats) std::printf("%s", conv.driverStatistics().c_str());
             }
     }
@@ -201,7 +201,7 @@ int main(int argc, char** argv) try {
         auto y = out.download();
         double e0 = relativeError(y.data(), ref0);
         double eN = relativeError(y.data() + (p.batch - 1) * imageOut, refN);
-        std::printf("%8.3f ms  err %.2e / %.2e %s  %s\n", results[i].first, e0, eN,
+        std::printf("%9.4f ms  err %.2e / %.2e %s  %s\n", results[i].first, e0, eN,
                     std::max(e0, eN) <= errorBound(results[i].second.path) ? "PASS" : "FAIL",
                     results[i].second.str().c_str());
     }
