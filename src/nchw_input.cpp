@@ -133,8 +133,18 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // for 64-deep; 1024->256 at 14x14, batch 32, 784: 0.038 against 0.057 and 0.063, where the
     // preferred tile, once charged no idle slots, leads them all).
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
-        factor *= c.bk == (grid.workgroups < grid.units() ? 64u : 32u) ? 0.5 : 1.0;
-    if (smallGridWarpsFavoured(c, grid)) factor *= 0.8;
+        factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
+    // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or
+    // with scalar loads, up to two workgroups a unit (kernel-lab on the H100, bench/RESULTS.md):
+    // 2048->512 at 7x7 in 8 splits, batch 1 (128 workgroups), 0.0111-0.0113 ms against
+    // 0.0124-0.0126 on 4 subgroups of 16x16x16, batch 2 (256) 0.0134 against 0.0142; 1024->256
+    // at 14x14 in 8 splits, batch 1 (224), 0.0101 against 0.0106; 512->1024 at 28x28 stride 2,
+    // batch 2 (208), 0.0132 against 0.0149. Unsplit with vector loads they came within 5% either
+    // way (64->64 to 1024->512, batch 1-8, 196-208 workgroups).
+    const bool eightWarps = c.bm == 32 && c.bn == 64 && c.warpsM == 2 && c.warpsN == 4 && c.mmaM == 16 &&
+                            c.mmaN == 8 && c.mmaK == 16;
+    const bool eightWarpsLead = eightWarps && grid.workgroups <= 2.0 * grid.units() && (c.splitK > 1 || !nchwVectorLoads(p));
+    if (smallGridWarpsFavoured(c, grid) || eightWarpsLead) factor *= 0.8;
     return work * factor * underfill;
 }
 

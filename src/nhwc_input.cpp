@@ -221,12 +221,24 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.037, 512->512 at 14x14, batch 32, 0.030 against 0.037; with more workgroups level or
     // behind: 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both, 1024->512 at batch 64
     // 0.102 against the NCHW loader's 64x128x16 0.087, at batch 128 0.171 against 0.158.
+    // None of these where the whole GEMM is at most 2M multiply-adds a unit over K < 2048 (1M
+    // over a deeper K), batch 1-4 of ResNet-50's deep and strided 1x1 layers: the layer's time
+    // is then a few workgroups' latency, and the packing pass's dispatch adds to it (kernel-lab
+    // on the H100, bench/RESULTS.md). The NCHW loader against this kernel's former picks:
+    // 512->2048 at 7x7, batch 1 (51M), 0.0093 ms against 0.0111, batch 2 0.0103 against 0.0116,
+    // batch 4 (205M) 0.0131 against 0.0160; 2048->512 at 7x7 in 8 splits 0.0111 against 0.0140,
+    // batch 2 (103M) 0.0129 against 0.0157; the strided downsamples 256->512 at 56x56 0.0092
+    // against 0.0112, batch 2 (205M) 0.0113 against 0.0128, 512->1024 at 28x28, batch 2, 0.0134
+    // against 0.0140. Over K 2048 at 205M (2048->512, batch 4) this kernel led, 0.0217 against
+    // 0.0236, and with 411M: 1024->2048 at 14x14, batch 4, 0.020 against 0.025; 2048->512 at
+    // batch 8 0.022 against 0.024.
     if (p.kernelH * p.kernelW == 1) {
         const NchwTile nchw = preferredNchwTile(p, grid.slots);
         const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
+        const bool tiny = double(p.gemmM()) * p.gemmN() * p.gemmK() <= (p.gemmK() < 2048 ? 2e6 : 1e6) * grid.units();
         const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < grid.slots;
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
-        factor *= nhwcSubsamples(p) || scalarWide || deepMidGrid ? 0.8 : 3.0;
+        factor *= !tiny && (nhwcSubsamples(p) || scalarWide || deepMidGrid) ? 0.8 : 3.0;
     }
     // Where the grid cannot fill the GPU (small batches), 32x64 tiles with 64-deep slices led:
     // on ResNet-50's 3x3/256 at batch 1 (K 2304, 28 workgroups) 0.023 ms against 0.030-0.031 for

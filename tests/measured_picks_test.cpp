@@ -93,15 +93,25 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
         // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): in 8 splits 0.010 ms (32x64x64 2x4 of
         // 16x8x16 in 4 0.010); unsplit 32x64x64 2x4 0.011 (the resnet50_batch1 sweep: 0.0111, 1x4
-        // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014.
+        // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014. On the H100 in 8 splits 0.0101 on
+        // 2x4 subgroups of 16x8x16, 0.0106 on 1x4 of 16x16x16.
         {"1x1 1024->256 at 14x14, batch 1", layer(1, 1024, 14, 256, 1, 1, 0),
-         "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw split-k 8"},
-        // 1x1 2048->512 at 7x7, batch 1 (16 workgroups): in 8 splits 0.014 ms (2x4 of 16x8x16
-        // 0.013); unsplit 0.021. 512->2048 at 7x7 (64 workgroups, K 512): unsplit 0.011, in 2
-        // splits 0.013.
+         "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw split-k 8"},
+        // 1x1 2048->512 at 7x7, batch 1 (16 workgroups): in 8 splits 0.014 ms on 1x4 subgroups of
+        // 16x16x16, 0.013 on 2x4 of 16x8x16; unsplit 0.021. On the H100 the NCHW loader in 8
+        // splits 0.0111, the channels-last kernel 0.0140; at batch 4 (56 workgroups, no split)
+        // the channels-last kernel led, 0.0217 against 0.0236. 512->2048 at 7x7 (64 workgroups,
+        // K 512): on the H100 the NCHW loader 0.0093, the channels-last kernel 0.0111; batch 4
+        // 0.0131 (32x64x32 2x4) against 0.0160.
         {"1x1 2048->512 at 7x7, batch 1", layer(1, 2048, 7, 512, 1, 1, 0),
-         "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc split-k 8"},
-        {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nhwc sg32"},
+         "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw split-k 8"},
+        {"1x1 2048->512 at 7x7, batch 4", layer(4, 2048, 7, 512, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nhwc sg32"},
+        {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
+        {"1x1 512->2048 at 7x7, batch 4", layer(4, 512, 7, 2048, 1, 1, 0), "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
+        // The strided downsample 256->512 at 56x56, batch 1 (H100): the NCHW loader's 32x64x32
+        // 0.0092 ms, the channels-last kernel's 64x64x32 0.0112.
+        {"1x1 256->512 at 56x56 stride 2, batch 1", layer(1, 256, 56, 512, 1, 2, 0),
+         "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         // 1x1 512->128 at 28x28, batch 8 (392 workgroups): 0.012 ms; 16-deep 0.015, 64-deep 0.017.
         {"1x1 512->128 at 28x28, batch 8", layer(8, 512, 28, 128, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
         // Mid-size batches. 3x3/256 at 14x14, batch 32: split-K, 2 ways (98 tiles, 196
