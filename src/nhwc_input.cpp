@@ -250,7 +250,17 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // fragment prefetch led, 0.047 ms against 0.068: the factor stops at a quarter of the slots,
     // which it includes: split 8 ways, 3x3/512 at 7x7, batch 1, makes exactly that many (128 on
     // the H200), and 32x64x64 took 0.015 ms there against 0.021 for 32x64x16.
-    if (grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.bk == 64) factor *= 0.7;
+    // Split 4-8 ways over 3x3 taps, 64x64x32 tiles on 8 subgroups of 16x16x16 fragments led the
+    // 32x64x64 ones by 1-13% on all ten of ResNet-50's 3x3 layers timed at batch 1-4 (kernel-lab on
+    // the H100, bench/RESULTS.md): 3x3/512 at 7x7, batch 4, in 4 splits (128 workgroups) 0.0234
+    // ms against 0.0270 for 32x64x64 in 2, batch 2 in 8 0.0180 against 0.0196; 3x3/256 at 14x14
+    // 0.0148 against 0.0155 (batch 1, in 8), 0.0179 against 0.0195 (batch 2, in 4); 3x3/128 at
+    // 28x28, batch 1, in 4 0.0149 against 0.0154. In 2 splits they lost to unsplit 32x64x64 tiles
+    // (3x3/64 at batch 1 0.0148 against 0.0116) and to 128x128 tiles in 8 (3x3/256 at 28x28
+    // stride 2, batch 4, 0.0256 against 0.0231).
+    const bool splitTaps = taps && c.splitK >= 4 && c.bm == 64 && c.bn == 64 && c.bk == 32 && c.warpsM * c.warpsN == 8 &&
+                           c.mmaM * c.mmaN * c.mmaK >= 4096;
+    if (grid.workgroups <= grid.units() && ((c.bm == 32 && c.bn == 64 && c.bk == 64) || splitTaps)) factor *= 0.7;
     // First layers (fewer than 8 input channels, padded here to a whole slice): the gather
     // loader, which reads them unpadded, leads even where this kernel's grid fills the GPU and
     // its own underfills: ResNet-50's conv1 at batch 1 took 0.0092 ms as the gather kernel's

@@ -82,15 +82,16 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 256->64 at 56x56, batch 32", layer(32, 256, 56, 64, 1, 1, 0), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nchw"},
         // 0.430 ms; 0.426 with 16x8 fragments.
         {"resnet50_l3_1x1_256_1024", layer(512, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
-        // Batch 1 (28 tiles): split-K 4 ways 0.015 ms (64x64x32 split 8 ways 0.014, the fastest
-        // timed); unsplit 0.023, every 32x64x64 layout and K order alike; the gather kernel's 0.030.
-        {"resnet50_3x3_256_batch1", layer(1, 256, 14, 256, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
+        // Batch 1 (28 tiles): 64x64x32 split 8 ways 0.014 ms, the fastest timed (H100 0.0148);
+        // 32x64x64 split 4 ways 0.015 (H100 0.0155); unsplit 0.023, every 32x64x64 layout and K
+        // order alike; the gather kernel's 0.030.
+        {"resnet50_3x3_256_batch1", layer(1, 256, 14, 256, 3, 1, 1), "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner split-k 8"},
         // Small batches beyond the suite. 3x3/512 at 7x7, batch 1, in 8 splits (128 workgroups):
         // 0.015 ms; 32x64x16 in 8 0.021.
         {"3x3/512 at 7x7, batch 1", layer(1, 512, 7, 512, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc taps-inner split-k 8"},
-        // 3x3/512 at batch 4: 0.037-0.039 ms unsplit, 0.027 in 2 splits; the gather kernel's
-        // 32x16x64 0.067. (64x64x32 4x2 in 4 or 8 splits took 0.022-0.024: not picked.)
-        {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "32x64x64 warps 1x4 mma 16x16x16 stages 2 nhwc"},
+        // 3x3/512 at batch 4: 0.037-0.039 ms unsplit, 32x64x64 in 2 splits 0.027 (H100 0.0270),
+        // 64x64x32 in 4 or 8 0.022-0.024 (H100 in 4 0.0234); the gather kernel's 32x16x64 0.067.
+        {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner split-k 4"},
         // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): in 8 splits 0.010 ms (32x64x64 2x4 of
         // 16x8x16 in 4 0.010); unsplit 32x64x64 2x4 0.011 (the resnet50_batch1 sweep: 0.0111, 1x4
         // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014. On the H100 in 8 splits 0.0101 on
