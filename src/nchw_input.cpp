@@ -135,7 +135,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
         factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
     // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or
-    // with scalar loads, up to two workgroups a unit (kernel-lab on the H100, bench/RESULTS.md):
+    // with scalar loads, up to two workgroups a unit (kernel-lab on the H100,
+    // bench/history/small-batch-picks.md):
     // 2048->512 at 7x7 in 8 splits, batch 1 (128 workgroups), 0.0111-0.0113 ms against
     // 0.0124-0.0126 on 4 subgroups of 16x16x16, batch 2 (256) 0.0134 against 0.0142; 1024->256
     // at 14x14 in 8 splits, batch 1 (224), 0.0101 against 0.0106; 512->1024 at 28x28 stride 2,
