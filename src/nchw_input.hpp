@@ -32,6 +32,11 @@ struct NchwTile {
 };
 NchwTile preferredNchwTile(const ConvProblem& problem, double slots);
 
+// A 1x1 GEMM small enough that its time is a few workgroups' latency: at most 2M multiply-adds a
+// compute unit over K < 2048, 1M over a deeper K (batch 1-4 of ResNet-50's deep and strided 1x1
+// layers). There the channels-last kernel's packing dispatch adds to that latency (nhwcCost).
+bool tinyPointwise(const ConvProblem& problem, double units);
+
 // Empty if `config` (aLoader Nchw) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nchwCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);

@@ -104,15 +104,19 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // output channels, 256x64x16 with 4x4 subgroups led at stride 1 (kernel-lab, the
     // heuristic's eight on every suite layer: ResNet-50's 3x3/64 0.540 ms against 0.587 for
     // 128x64x32 4x2, VGG's conv1_2 1.091 against 1.154). The first entry that matches
-    // counts; When: C < 256 or C >= 256, the stride, the kernel's taps, K <= 64.
-    enum class When { Any, Shallow, DeepStride1, Stride1Taps, StridedOrPointwise, NarrowStride1Taps };
+    // counts; When: C < 256 or C >= 256, the stride, the kernel's taps, K <= 64. 1x1 layers over
+    // 2048+ output channels at stride 1 take 2x4 where the grid makes from a workgroup a unit to
+    // the slots (kernel-lab on the H200, bench/history/small-batch-picks.md: 512->2048 at 7x7,
+    // batch 32, 208 workgroups, 0.0293 ms against 0.0311 for 4x2, batch 64 0.0524 against
+    // 0.0555; batch 256 4x2 0.1673 against 0.2002).
+    enum class When { Any, Shallow, DeepStride1, Stride1Taps, StridedOrPointwise, NarrowStride1Taps, WideMidGrid };
     struct Layout {
         uint32_t bm, bn, bk, wm, wn;
         double factor;
         When when;
     };
     static constexpr Layout kMeasured[] = {
-        {256, 64, 16, 4, 4, 1.0, When::NarrowStride1Taps},
+        {256, 64, 16, 4, 4, 1.0, When::NarrowStride1Taps},  {128, 128, 16, 2, 4, 0.8, When::WideMidGrid},
         {128, 128, 16, 2, 4, 0.85, When::Stride1Taps},        {128, 128, 16, 4, 2, 0.85, When::StridedOrPointwise},
         {128, 128, 16, 2, 4, 0.88, When::Any},                {128, 128, 16, 4, 2, 0.88, When::Any},
         {128, 128, 16, 4, 1, 0.9, When::Any},                 {128, 128, 16, 2, 2, 0.9, When::Any},
@@ -135,6 +139,9 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
             case When::Stride1Taps: return !strided && taps;
             case When::StridedOrPointwise: return strided || !taps;
             case When::NarrowStride1Taps: return p.gemmN() <= 64 && !strided && taps;
+            case When::WideMidGrid:
+                return p.gemmN() >= 2048 && !strided && !taps && grid.workgroups >= grid.units() &&
+                       grid.workgroups < grid.slots;
         }
         return false;
     };
@@ -236,7 +243,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (p.kernelH * p.kernelW == 1) {
         const NchwTile nchw = preferredNchwTile(p, grid.slots);
         const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
-        const bool tiny = double(p.gemmM()) * p.gemmN() * p.gemmK() <= (p.gemmK() < 2048 ? 2e6 : 1e6) * grid.units();
+        const bool tiny = tinyPointwise(p, grid.units());
         const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < grid.slots;
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
         factor *= !tiny && (nhwcSubsamples(p) || scalarWide || deepMidGrid) ? 0.8 : 3.0;

@@ -94,10 +94,19 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner split-k 4"},
         // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): in 8 splits 0.010 ms (32x64x64 2x4 of
         // 16x8x16 in 4 0.010); unsplit 32x64x64 2x4 0.011 (the resnet50_batch1 sweep: 0.0111, 1x4
-        // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014. On the H100 in 8 splits 0.0101 on
-        // 2x4 subgroups of 16x8x16, 0.0106 on 1x4 of 16x16x16.
+        // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014. On the H100 32x64x32 in 8 splits
+        // 0.0101 on 2x4 subgroups of 16x8x16, 0.0106 on 1x4 of 16x16x16; on the H200 32x64x64 2x4
+        // in 4 0.0101, 32x64x32 2x4 in 8 0.0102.
         {"1x1 1024->256 at 14x14, batch 1", layer(1, 1024, 14, 256, 1, 1, 0),
-         "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw split-k 8"},
+         "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw split-k 4"},
+        // The strided downsample 512->1024 at 28x28, batch 1 (H200): the NCHW loader 0.0103 ms
+        // (the resnet50_batch1 sweep 0.0100), the channels-last kernel 0.0114.
+        {"1x1 512->1024 at 28x28 stride 2, batch 1", layer(1, 512, 28, 1024, 1, 2, 0),
+         "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
+        // 512->2048 at 7x7, batch 32 (208 workgroups of 128x128, H200): 2x4 subgroups 0.0293 ms
+        // (16x8x16 fragments 0.0286), 4x2 0.0311; at batch 256 4x2 0.1673, 2x4 0.2002.
+        {"1x1 512->2048 at 7x7, batch 32", layer(32, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc sg32"},
+        {"1x1 512->2048 at 7x7, batch 256", layer(256, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc sg32"},
         // 1x1 2048->512 at 7x7, batch 1 (16 workgroups): in 8 splits 0.014 ms on 1x4 subgroups of
         // 16x16x16, 0.013 on 2x4 of 16x8x16; unsplit 0.021. On the H100 the NCHW loader in 8
         // splits 0.0111, the channels-last kernel 0.0140; at batch 4 (56 workgroups, no split)
