@@ -99,8 +99,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     const TileGrid grid = tileGrid(c, d, p);
     const double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk);
     // Charged the slots its grid leaves idle, as the gather kernel, except in the smallest GEMMs
-    // (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's charge
-    // (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md): 1x1
+    // (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's charge (the
+    // idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md): 1x1
     // 512->1024 at 28x28 stride 2, batch 1 (103M), 0.0103 ms here against the channels-last
     // kernel's 0.0114; 64->64 at 56x56, batch 4, 32x64x32 0.0063 against 64x64x16 0.0068. Larger,
     // or deeper, the full charge picked better: 1024->2048 at 14x14 stride 2, batch 2 (205M), the
@@ -149,14 +149,13 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // preferred tile, once charged no idle slots, leads them all).
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
         factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
-    // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or
-    // with scalar loads, up to two workgroups a unit (kernel-lab on the H100,
-    // bench/history/small-batch-picks.md):
-    // 2048->512 at 7x7 in 8 splits, batch 1 (128 workgroups), 0.0111-0.0113 ms against
-    // 0.0124-0.0126 on 4 subgroups of 16x16x16, batch 2 (256) 0.0134 against 0.0142; 1024->256
-    // at 14x14 in 8 splits, batch 1 (224), 0.0101 against 0.0106; 512->1024 at 28x28 stride 2,
-    // batch 2 (208), 0.0132 against 0.0149. Unsplit with vector loads they came within 5% either
-    // way (64->64 to 1024->512, batch 1-8, 196-208 workgroups).
+    // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or with
+    // scalar loads, up to two workgroups a unit (kernel-lab on the H100,
+    // bench/history/small-batch-picks.md): 2048->512 at 7x7 in 8 splits, batch 1 (128 workgroups),
+    // 0.0111-0.0113 ms against 0.0124-0.0126 on 4 subgroups of 16x16x16, batch 2 (256) 0.0134
+    // against 0.0142; 1024->256 at 14x14 in 8 splits, batch 1 (224), 0.0101 against 0.0106;
+    // 512->1024 at 28x28 stride 2, batch 2 (208), 0.0132 against 0.0149. Unsplit with vector loads
+    // they came within 5% either way (64->64 to 1024->512, batch 1-8, 196-208 workgroups).
     const bool eightWarps = c.bm == 32 && c.bn == 64 && c.warpsM == 2 && c.warpsN == 4 && c.mmaM == 16 &&
                             c.mmaN == 8 && c.mmaK == 16;
     const bool eightWarpsLead = eightWarps && grid.workgroups <= 2.0 * grid.units() && (c.splitK > 1 || !nchwVectorLoads(p));

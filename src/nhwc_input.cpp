@@ -107,8 +107,8 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // counts; When: C < 256 or C >= 256, the stride, the kernel's taps, K <= 64. 1x1 layers over
     // 2048+ output channels at stride 1 take 2x4 where the grid makes from a workgroup a unit to
     // the slots (kernel-lab on the H200, bench/history/small-batch-picks.md: 512->2048 at 7x7,
-    // batch 32, 208 workgroups, 0.0293 ms against 0.0311 for 4x2, batch 64 0.0524 against
-    // 0.0555; batch 256 4x2 0.1673 against 0.2002).
+    // batch 32, 208 workgroups, 0.0293 ms against 0.0311 for 4x2, batch 64 0.0524 against 0.0555;
+    // batch 256 4x2 0.1673 against 0.2002).
     enum class When { Any, Shallow, DeepStride1, Stride1Taps, StridedOrPointwise, NarrowStride1Taps, WideMidGrid };
     struct Layout {
         uint32_t bm, bn, bk, wm, wn;
@@ -228,18 +228,17 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.037, 512->512 at 14x14, batch 32, 0.030 against 0.037; with more workgroups level or
     // behind: 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both, 1024->512 at batch 64
     // 0.102 against the NCHW loader's 64x128x16 0.087, at batch 128 0.171 against 0.158.
-    // None of these where the whole GEMM is at most 2M multiply-adds a unit over K < 2048 (1M
-    // over a deeper K), batch 1-4 of ResNet-50's deep and strided 1x1 layers: the layer's time
-    // is then a few workgroups' latency, and the packing pass's dispatch adds to it (kernel-lab
-    // on the H100, bench/history/small-batch-picks.md). The NCHW loader against this kernel's
-    // former picks:
+    // None of these where the whole GEMM is at most 2M multiply-adds a unit over K < 2048 (1M over
+    // a deeper K), batch 1-4 of ResNet-50's deep and strided 1x1 layers: the layer's time is then a
+    // few workgroups' latency, and the packing pass's dispatch adds to it (kernel-lab on the H100,
+    // bench/history/small-batch-picks.md). The NCHW loader against this kernel's former picks:
     // 512->2048 at 7x7, batch 1 (51M), 0.0093 ms against 0.0111, batch 2 0.0103 against 0.0116,
     // batch 4 (205M) 0.0131 against 0.0160; 2048->512 at 7x7 in 8 splits 0.0111 against 0.0140,
     // batch 2 (103M) 0.0129 against 0.0157; the strided downsamples 256->512 at 56x56 0.0092
     // against 0.0112, batch 2 (205M) 0.0113 against 0.0128, 512->1024 at 28x28, batch 2, 0.0134
     // against 0.0140. Over K 2048 at 205M (2048->512, batch 4) this kernel led, 0.0217 against
-    // 0.0236, and with 411M: 1024->2048 at 14x14, batch 4, 0.020 against 0.025; 2048->512 at
-    // batch 8 0.022 against 0.024.
+    // 0.0236, and with 411M: 1024->2048 at 14x14, batch 4, 0.020 against 0.025; 2048->512 at batch
+    // 8 0.022 against 0.024.
     if (p.kernelH * p.kernelW == 1) {
         const NchwTile nchw = preferredNchwTile(p, grid.slots);
         const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
@@ -259,13 +258,13 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // which it includes: split 8 ways, 3x3/512 at 7x7, batch 1, makes exactly that many (128 on
     // the H200), and 32x64x64 took 0.015 ms there against 0.021 for 32x64x16.
     // Split 4-8 ways over 3x3 taps, 64x64x32 tiles on 8 subgroups of 16x16x16 fragments led the
-    // 32x64x64 ones by 1-13% on all ten of ResNet-50's 3x3 layers timed at batch 1-4 (kernel-lab
-    // on the H100, bench/history/small-batch-picks.md): 3x3/512 at 7x7, batch 4, in 4 splits (128
+    // 32x64x64 ones by 1-13% on all ten of ResNet-50's 3x3 layers timed at batch 1-4 (kernel-lab on
+    // the H100, bench/history/small-batch-picks.md): 3x3/512 at 7x7, batch 4, in 4 splits (128
     // workgroups) 0.0234 ms against 0.0270 for 32x64x64 in 2, batch 2 in 8 0.0180 against 0.0196;
     // 3x3/256 at 14x14 0.0148 against 0.0155 (batch 1, in 8), 0.0179 against 0.0195 (batch 2, in
-    // 4); 3x3/128 at 28x28, batch 1, in 4 0.0149 against 0.0154. In 2 splits they lost to unsplit 32x64x64 tiles
-    // (3x3/64 at batch 1 0.0148 against 0.0116) and to 128x128 tiles in 8 (3x3/256 at 28x28
-    // stride 2, batch 4, 0.0256 against 0.0231).
+    // 4); 3x3/128 at 28x28, batch 1, in 4 0.0149 against 0.0154. In 2 splits they lost to unsplit
+    // 32x64x64 tiles (3x3/64 at batch 1 0.0148 against 0.0116) and to 128x128 tiles in 8 (3x3/256
+    // at 28x28 stride 2, batch 4, 0.0256 against 0.0231).
     const bool splitTaps = taps && c.splitK >= 4 && c.bm == 64 && c.bn == 64 && c.bk == 32 && c.warpsM * c.warpsN == 8 &&
                            c.mmaM * c.mmaN * c.mmaK >= 4096;
     if (grid.workgroups <= grid.units() && ((c.bm == 32 && c.bn == 64 && c.bk == 64) || splitTaps)) factor *= 0.7;
