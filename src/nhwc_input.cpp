@@ -222,12 +222,15 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // downsamples 1024->2048 0.437 against 0.538, 512->1024 0.251 against 0.290, 256->512
     // 0.153 against 0.153).
     // And at mid-size grids over 512+ channels in and out, where the NCHW loader's preferred tile
-    // (64x128 there) makes from a workgroup an SM to the slots (kernel-lab, H200,
-    // bench/RESULTS.md): 1x1 1024->512 at 14x14, batch 32, 0.050 ms (128x128x16 2x2 prefetch)
-    // against 0.066 for the NCHW loader's best then timed, batch 16 0.030 (64x64x16) against
-    // 0.037, 512->512 at 14x14, batch 32, 0.030 against 0.037; with more workgroups level or
-    // behind: 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both, 1024->512 at batch 64
-    // 0.102 against the NCHW loader's 64x128x16 0.087, at batch 128 0.171 against 0.158.
+    // makes one to two workgroups a unit (kernel-lab, H200, bench/RESULTS.md): 1x1 1024->512 at
+    // 14x14, batch 16 (196 of 64x128), 0.030 ms (64x64x16 2x2 prefetch) against 0.037 for the NCHW
+    // loader's best then timed (32x64x32). With more workgroups the NCHW loader's preferred tile
+    // led: at batch 32 (392 of 64x128) 64x128x16 0.0410 ms against 128x128x16 2x2 prefetch's 0.0503
+    // (the resnet50_batch32 sweep of 9e4a0f5, bench/history/small-batch-picks.md; before it only
+    // 64x64x32 had been timed, 0.066), at batch 64 0.087 against 0.102, at batch 128 64x256x16
+    // 0.158 against 0.170; 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both. (512->512 at
+    // 14x14, batch 32, 392 of 64x128, which this kernel's 0.030 ms had led against the NCHW
+    // loader's 0.037 then, now takes the NCHW loader's 64x128x16 untimed.)
     // None of these where the whole GEMM is at most 2M multiply-adds a unit over K < 2048 (1M over
     // a deeper K), batch 1-4 of ResNet-50's deep and strided 1x1 layers: the layer's time is then a
     // few workgroups' latency, and the packing pass's dispatch adds to it (kernel-lab on the H100,
@@ -243,7 +246,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         const NchwTile nchw = preferredNchwTile(p, grid.slots);
         const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
         const bool tiny = tinyPointwise(p, grid.units());
-        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < grid.slots;
+        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < 2 * grid.units();
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
         factor *= !tiny && (nhwcSubsamples(p) || scalarWide || deepMidGrid) ? 0.8 : 3.0;
     }

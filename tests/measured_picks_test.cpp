@@ -160,12 +160,12 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // fastest timed; unsplit 64x64x32 2x4 0.031, 32x64x64 0.039-0.040, the gather kernel's 0.051.
         {"3x3/256 at 14x14, batch 8", layer(8, 256, 14, 256, 3, 1, 1),
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 8"},
-        // Deep 1x1 layers at mid-size grids take the channels-last kernel. 1024->512 at 14x14,
-        // batch 32: 128x128x16 2x2 with prefetch 0.050-0.051 ms; the NCHW loader's best 0.065-0.066
-        // (64x64x32 2x4), 64x64x16 2x2 with prefetch 0.070. Batch 16: 64x64x16 2x2 with prefetch
-        // 0.030 ms, 128x128x16 0.034; the NCHW loader's 32x64x32 0.037.
-        {"1x1 1024->512 at 14x14, batch 32", layer(32, 1024, 14, 512, 1, 1, 0),
-         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // Deep 1x1 layers where the NCHW loader's tiles make one to two workgroups a unit take the
+        // channels-last kernel. 1024->512 at 14x14, batch 16: 64x64x16 2x2 with prefetch 0.030 ms,
+        // 128x128x16 0.034; the NCHW loader's 32x64x32 0.037. Batch 32: the NCHW loader's 64x128x16
+        // 0.0410 ms (the resnet50_batch32 sweep), 64x64x32 2x4 0.065-0.066; 128x128x16 2x2 with
+        // prefetch 0.050-0.051, 64x64x16 2x2 with prefetch 0.070.
+        {"1x1 1024->512 at 14x14, batch 32", layer(32, 1024, 14, 512, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 1024->512 at 14x14, batch 16", layer(16, 1024, 14, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
         // At batch 64 (392 workgroups of 64x256) the NCHW loader's 64x128x16 0.087 ms, its
