@@ -263,6 +263,18 @@ def test_torch_defaults(vkconv, tmp, failures):
             failures.add("vkconv %s (stdout a pipe): expected plain '[i/2]' lines without \\r or escapes:\n%r" % (
                 " ".join(args), res.stdout))
         test_sweep_progress_on_terminal(vkconv, args, failures)
+    # --rounds 0: nothing is timed again, so nothing can be accepted, and the decision says why
+    # (not that the default was the only correct configuration: both candidates pass here).
+    args = args + ["--rounds", "0"]
+    res = run(vkconv, args, timeout=240)
+    decisions = [l.strip() for l in res.stdout.splitlines() if l.strip().startswith("decision:")]
+    ok = (res.returncode == 0 and len(decisions) == 1 and "only configuration that passed" not in decisions[0]
+          and not decisions[0].startswith("decision:  accepted"))
+    print("%-48s %s  %s" % ("sweep --rounds 0", decisions[0] if decisions else "(no decision)", "ok" if ok else "FAIL"),
+          flush=True)
+    if not ok:
+        failures.add("vkconv %s: expected one decision that keeps the default without blaming the reference "
+                     "check, got exit %d:\n%s" % (" ".join(args), res.returncode, res.stdout[-2000:]))
 
     # No problem flag (only --batch): alexnet1, with its stride 4 and padding 2.
     args = ["run", "--batch", "1", "--precision", "fp32", "--iterations", "0"]

@@ -83,8 +83,25 @@ void decide(PathSweep& s, SweepBench& bench, const SweepSettings& settings) {
         return;
     }
     retimeLeaders(s, bench, settings);
-    if (s.leaders.empty()) {  // the default is the only correct configuration
-        s.decision = "kept default: it is the only configuration that passed the reference check";
+    if (s.leaders.empty() && settings.rounds < 1 && !(best->config == s.defaultConfig)) {
+        // --rounds 0: no confirming timing, so the rule cannot accept; say how far it got.
+        AcceptanceInput input;
+        input.tuned = best->timing;
+        input.incumbent = def->timing;
+        const AcceptanceDecision d = decideAcceptance(input, settings.rule);
+        s.decision = d.verdict == Verdict::NeedsConfirmation
+                         ? "kept default: " + d.reason.substr(0, d.reason.find(';')) +
+                               ", unconfirmed (--rounds 0 times nothing again)"
+                         : d.reason;
+        s.chosenMs = def->timing.medianMs;
+        return;
+    }
+    if (s.leaders.empty()) {  // the default is the only correct configuration, or the fastest (--rounds 0)
+        const bool others = std::any_of(s.results.begin(), s.results.end(), [&](const CandidateResult& r) {
+            return r.status == CandidateResult::Status::Ok && !(r.config == s.defaultConfig);
+        });
+        s.decision = others ? "kept default: no faster configuration measured"
+                            : "kept default: it is the only configuration that passed the reference check";
         s.chosenMs = def->timing.medianMs;
         return;
     }
@@ -132,7 +149,9 @@ std::string selectionText(const PathSweep& s, const SweepSettings& settings, siz
 
 std::string prunedSelection(size_t timed, const SweepSettings& settings) {
     return std::to_string(timed) + " in the heuristic's order" +
-           (settings.perTile ? ", at most " + std::to_string(settings.perTile) + " of one workgroup tile" : "");
+           (settings.perTile ? ", each kernel's best first, at most " + std::to_string(settings.perTile) +
+                                   " of one workgroup tile"
+                             : "");
 }
 
 PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, const SweepDefault& start,
