@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "config_select.hpp"
 #include "grouped_direct.hpp"
@@ -38,6 +39,11 @@ std::string sweepTileKey(const KernelConfig& c) {
     return key;
 }
 
+// The kernel a configuration runs: the grouped direct kernel, or the path's GEMM with its A loader.
+std::string sweepKernelKey(const KernelConfig& c) {
+    return c.groupedDirect() ? "grouped" : std::to_string(int(c.path)) + " " + std::to_string(int(c.aLoader));
+}
+
 }  // namespace
 
 std::vector<KernelConfig> sweepCandidates(const std::vector<RankedConfig>& ranked, size_t count, size_t perTile) {
@@ -45,12 +51,21 @@ std::vector<KernelConfig> sweepCandidates(const std::vector<RankedConfig>& ranke
     std::vector<KernelConfig> out;
     std::vector<bool> taken(ranked.size(), false);
     std::map<std::string, size_t> perKey;
-    for (size_t i = 0; i < ranked.size() && out.size() < count; ++i) {
-        size_t& n = perKey[sweepTileKey(ranked[i].config)];
-        if (perTile && n >= perTile) continue;
-        ++n;
+    auto take = [&](size_t i) {
+        ++perKey[sweepTileKey(ranked[i].config)];
         taken[i] = true;
         out.push_back(ranked[i].config);
+    };
+    if (perTile) {
+        std::set<std::string> kernels;
+        for (size_t i = 0; i < ranked.size() && out.size() < count; ++i)
+            if (kernels.insert(sweepKernelKey(ranked[i].config)).second) take(i);
+    }
+    for (size_t i = 0; i < ranked.size() && out.size() < count; ++i) {
+        if (taken[i]) continue;
+        size_t& n = perKey[sweepTileKey(ranked[i].config)];
+        if (perTile && n >= perTile) continue;
+        take(i);
     }
     for (size_t i = 0; i < ranked.size() && out.size() < count; ++i)
         if (!taken[i]) out.push_back(ranked[i].config);

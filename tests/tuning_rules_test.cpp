@@ -158,6 +158,22 @@ TEST(SweepCandidates, AtMostSoManyOfOneTileThenTheRankingFills) {
     EXPECT_TRUE(sweepCandidates({}, 5, 3).empty());
 }
 
+TEST(SweepCandidates, EachKernelsBestComesFirst) {
+    // The made-up NCHW ranking, then a channels-last and a gather configuration ranked last.
+    auto ranked = madeUpRanking();
+    KernelConfig nhwc = ranked[0].config, gather = ranked[0].config;
+    nhwc.aLoader = ALoader::Nhwc;
+    gather.aLoader = ALoader::Gather;
+    ranked.push_back({nhwc, 9});
+    ranked.push_back({gather, 10});
+    // Each loader's best (0, 9, 10), then three of the first tile's (1, 2), then the next tile.
+    EXPECT_EQ(positions(sweepCandidates(ranked, 6, 3), ranked), (std::vector<size_t>{0, 9, 10, 1, 2, 5}));
+    // Fewer than there are kernels: their best in ranked order.
+    EXPECT_EQ(positions(sweepCandidates(ranked, 2, 3), ranked), (std::vector<size_t>{0, 9}));
+    // No cap: the plain top N, whatever the kernels.
+    EXPECT_EQ(positions(sweepCandidates(ranked, 3, 0), ranked), (std::vector<size_t>{0, 1, 2}));
+}
+
 TEST(NearbyConfigs, SameTileThreeToSixIncludingTheCurrent) {
     checkNearby(fakeDevice(), ConvProblem::alexnet1(8), Path::Fp32);
     checkNearby(fakeDevice(), smallProblem(), Path::Fp32);

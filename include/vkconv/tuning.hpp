@@ -100,14 +100,17 @@ struct RankedConfig {
 };
 std::vector<RankedConfig> rankConfigs(Path path, const DeviceInfo& device, const ConvProblem& problem);
 
-// What a pruned sweep times besides its default: `ranked` in order, at most `perTile` of each
-// workgroup tile (the A loader, BM x BN x BK, the K split and tiles a workgroup; the grouped
-// direct kernel's output tile), until `count` are taken; if the cap leaves fewer, the rest of the
-// ranking in order fills them. perTile 0: no cap (the first `count`). The heuristic's measured
-// errors were mostly of the tile (BN 128 against 256, BM 128 against 64, a split), while its
-// first places often differ only in subgroup layout or instruction shape: its top 20 on
-// ResNet-50's 1x1 1024->256 at batch 32 held 14 variants of one 32x64x32 tile and not the 64x128
-// tile that ran 18% faster (H200, bench/RESULTS.md).
+// What a pruned sweep times besides its default: first the best-ranked configuration of each
+// kernel in `ranked` (each A loader of the path's GEMM, the grouped direct kernel), then `ranked`
+// in order, at most `perTile` of each workgroup tile (the A loader, BM x BN x BK, the K split and
+// tiles a workgroup; the grouped direct kernel's output tile), until `count` are taken; if the cap
+// leaves fewer, the rest of the ranking in order fills them. perTile 0: neither (the first
+// `count`). The heuristic's measured errors were mostly of the tile (BN 128 against 256, BM 128
+// against 64, a split) or of the kernel, while its first places often differ only in subgroup
+// layout or instruction shape: its top 20 on ResNet-50's 1x1 1024->256 at batch 32 held 14
+// variants of one 32x64x32 tile and not the 64x128 tile that ran 18% faster; at batch 1-2 the
+// NCHW loader, ranked below 40th on 1x1 512->2048 at 7x7 and 2048->512, ran 15-21% faster than
+// the channels-last kernel the sweep had timed (H100 and H200, bench/history/).
 std::vector<KernelConfig> sweepCandidates(const std::vector<RankedConfig>& ranked, size_t count, size_t perTile);
 
 // The path a precision resolves to on this device for this problem, and why.

@@ -193,8 +193,9 @@ void bindSearch(nb::module_& m) {
         nb::arg("precision"), nb::arg("device"), nb::arg("problem"),
         "(path, why): the path 'fast' or 'fp32' resolves to on this device for this problem.");
     m.def("sweep_candidates", &sweepCandidates, nb::arg("ranked"), nb::arg("count"), nb::arg("per_tile") = 3,
-          "What a pruned sweep times (`vkconv sweep --candidates count --per-tile per_tile`): ranked in\n"
-          "order, at most per_tile of one workgroup tile, then the rest of the ranking fills count; 0: no cap.");
+          "What a pruned sweep times (`vkconv sweep --candidates count --per-tile per_tile`): the best of\n"
+          "each kernel (A loader, grouped direct), then ranked in order, at most per_tile of one workgroup\n"
+          "tile, then the rest of the ranking fills count; per_tile 0: the plain top count.");
     m.def("nearby_configs", &nearbyConfigs, nb::arg("config"), nb::arg("device"), nb::arg("problem"),
           "config and up to 5 neighbours with the same workgroup tile (what `vkconv sweep --nearby` times).");
 

@@ -249,8 +249,9 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
                     "time the heuristic's top N configurations per path (default 150)")
         ->type_name("N");
     cmd->add_option("--per-tile", f->perTile,
-                    "of those, at most N of one workgroup tile (layouts and instruction shapes of one tile), so that "
-                    "they span more tiles; the ranking fills any left (default 3; 0: no cap)")
+                    "of those, each kernel's best (A loader, grouped direct) first, then at most N of one workgroup "
+                    "tile (layouts and instruction shapes of one tile), so that they span more tiles; the ranking "
+                    "fills any left (default 3; 0: the plain top N)")
         ->type_name("N");
     cmd->add_flag("--all", f->settings.all, "time every valid configuration (can take long on GPUs with many)");
     cmd->add_flag("--nearby", f->settings.nearby,

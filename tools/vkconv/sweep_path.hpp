@@ -25,7 +25,7 @@ struct SweepSettings {
 };
 
 // How a pruned sweep (neither --all nor --nearby) picks its candidates, for the report:
-// "150 in the heuristic's order, at most 3 of one workgroup tile".
+// "150 in the heuristic's order, each kernel's best first, at most 3 of one workgroup tile".
 std::string prunedSelection(size_t timed, const SweepSettings& settings);
 
 // The default a sweep must beat: the tuning cache's entry (when given), else the heuristic's.
