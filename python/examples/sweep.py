@@ -2,9 +2,9 @@
 """Tune one conv2d problem from Python and record the winner in vkconv's tuning cache.
 
 The loop of `vkconv sweep` (tools/vkconv/sweep_path.cpp), in a simpler form, on the module's
-tuning API: the heuristic's top candidates, at most 3 of a workgroup tile (rank_configs,
-sweep_candidates), each built with exactly that
-configuration (Conv2d(config=...)), checked against the CPU reference on every image
+tuning API: the heuristic's top candidates, each kernel's best first, at most 3 of a workgroup
+tile (rank_configs, sweep_candidates), each built with exactly that configuration
+(Conv2d(config=...)), checked against the CPU reference on every image
 (reference_conv2d, relative_error, error_bound) and timed with GPU timestamps after a warm-up
 (Conv2d.time, summarize_times); then the acceptance rule (decide_acceptance) against the default
 (the cache's entry, else the heuristic's choice), with the confirming second timing, and the
@@ -133,7 +133,8 @@ def main(argv=None):
     ap.add_argument("--dilation", type=_int_or_pair, default=1)
     ap.add_argument("--groups", type=int, default=1)
     ap.add_argument("--precision", default="fast", choices=["fast", "fp32"])
-    ap.add_argument("--candidates", type=int, default=10, help="candidates in the heuristic's order, at most 3 of a tile (default 10)")
+    ap.add_argument("--candidates", type=int, default=10,
+                    help="candidates in the heuristic's order, each kernel's best first, at most 3 of a tile (default 10)")
     ap.add_argument("--iterations", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--device", type=int, default=None)
