@@ -106,8 +106,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // or deeper, the full charge picked better: 1024->2048 at 14x14 stride 2, batch 2 (205M), the
     // channels-last kernel's 0.0156 against 0.0165 here; 2048->512 at 7x7, batch 2 (K 2048), in 8
     // splits 0.0133 against 0.0137 in 4.
-    const double multiplyAdds = double(p.gemmM()) * p.gemmN() * p.gemmK();
-    const bool smallest = multiplyAdds <= 1e6 * grid.units() && p.gemmK() < 2048;
+    const bool smallest = p.gemmK() < 2048 && tinyPointwise(p, grid.units() / 2);  // 1M a unit
     double underfill = smallest ? grid.idleUnits() : grid.underfill();
     const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
     // On a CPU device the matrix units are emulated and the pipeline compile dominates: the

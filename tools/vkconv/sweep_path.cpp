@@ -89,9 +89,10 @@ void decide(PathSweep& s, SweepBench& bench, const SweepSettings& settings) {
         input.tuned = best->timing;
         input.incumbent = def->timing;
         const AcceptanceDecision d = decideAcceptance(input, settings.rule);
+        char gain[48];
+        std::snprintf(gain, sizeof gain, "%.1f%% faster in the sweep", 100.0 * d.gain);
         s.decision = d.verdict == Verdict::NeedsConfirmation
-                         ? "kept default: " + d.reason.substr(0, d.reason.find(';')) +
-                               ", unconfirmed (--rounds 0 times nothing again)"
+                         ? std::string("kept default: ") + gain + ", unconfirmed (--rounds 0 times nothing again)"
                          : d.reason;
         s.chosenMs = def->timing.medianMs;
         return;
