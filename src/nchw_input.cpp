@@ -98,15 +98,15 @@ bool tinyPointwise(const ConvProblem& p, double units) {
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     const TileGrid grid = tileGrid(c, d, p);
     const double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk);
-    // Charged the slots its grid leaves idle, as the gather kernel, except in the smallest GEMMs
-    // (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's charge (the
-    // idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md): 1x1
-    // 512->1024 at 28x28 stride 2, batch 1 (103M), 0.0103 ms here against the channels-last
+    // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
+    // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
+    // charge (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md):
+    // 1x1 512->1024 at 28x28 stride 2, batch 1 (103M), 0.0103 ms here against the channels-last
     // kernel's 0.0114; 64->64 at 56x56, batch 4, 32x64x32 0.0063 against 64x64x16 0.0068. Larger,
     // or deeper, the full charge picked better: 1024->2048 at 14x14 stride 2, batch 2 (205M), the
     // channels-last kernel's 0.0156 against 0.0165 here; 2048->512 at 7x7, batch 2 (K 2048), in 8
     // splits 0.0133 against 0.0137 in 4.
-    const bool smallest = p.gemmK() < 2048 && tinyPointwise(p, grid.units() / 2);  // 1M a unit
+    const bool smallest = !d.isCpu() && p.gemmK() < 2048 && tinyPointwise(p, grid.units() / 2);  // 1M a unit
     double underfill = smallest ? grid.idleUnits() : grid.underfill();
     const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
     // On a CPU device the matrix units are emulated and the pipeline compile dominates: the
