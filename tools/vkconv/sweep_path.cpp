@@ -83,8 +83,17 @@ void decide(PathSweep& s, SweepBench& bench, const SweepSettings& settings) {
         return;
     }
     retimeLeaders(s, bench, settings);
-    if (s.leaders.empty() && settings.rounds < 1 && !(best->config == s.defaultConfig)) {
-        // --rounds 0: no confirming timing, so the rule cannot accept; say how far it got.
+    if (s.leaders.empty()) {
+        // Nothing re-timed: either the default is the only correct configuration, or --rounds 0
+        // asked for no confirming timing, without which the rule cannot accept; say how far it got.
+        const bool others = std::any_of(s.results.begin(), s.results.end(), [&](const CandidateResult& r) {
+            return r.status == CandidateResult::Status::Ok && !(r.config == s.defaultConfig);
+        });
+        s.chosenMs = def->timing.medianMs;
+        if (!others) {
+            s.decision = "kept default: it is the only configuration that passed the reference check";
+            return;
+        }
         AcceptanceInput input;
         input.tuned = best->timing;
         input.incumbent = def->timing;
@@ -94,16 +103,6 @@ void decide(PathSweep& s, SweepBench& bench, const SweepSettings& settings) {
         s.decision = d.verdict == Verdict::NeedsConfirmation
                          ? std::string("kept default: ") + gain + ", unconfirmed (--rounds 0 times nothing again)"
                          : d.reason;
-        s.chosenMs = def->timing.medianMs;
-        return;
-    }
-    if (s.leaders.empty()) {  // the default is the only correct configuration, or the fastest (--rounds 0)
-        const bool others = std::any_of(s.results.begin(), s.results.end(), [&](const CandidateResult& r) {
-            return r.status == CandidateResult::Status::Ok && !(r.config == s.defaultConfig);
-        });
-        s.decision = others ? "kept default: no faster configuration measured"
-                            : "kept default: it is the only configuration that passed the reference check";
-        s.chosenMs = def->timing.medianMs;
         return;
     }
     // The leaders' re-timed figures decide which is fastest; the rule then asks that it was
