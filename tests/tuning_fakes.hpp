@@ -1,8 +1,10 @@
 // Made-up devices and problems for the tuning tests (no GPU needed).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
+#include "described_devices.hpp"
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/device_info.hpp"
 
@@ -34,6 +36,12 @@ inline DeviceInfo fakeCoopMatDevice(bool mesaLike) {
     d.coopMatShapes = mesaLike ? std::vector<CoopMatShape>{shape(8, 8, 8)}
                                : std::vector<CoopMatShape>{shape(16, 16, 16), shape(16, 8, 16)};
     return d;
+}
+
+// The H200 as `vkconv devices --json` described it there (bench/devices/nvidia-h200.json): its
+// own shapes (16x8x8 and f16 accumulators besides the fake's two), 132 compute units.
+inline DeviceInfo describedH200() {
+    return deviceInfoFromJson(nlohmann::json::parse(kDescribedH200).at("devices").at(0).dump());
 }
 
 inline ConvProblem smallProblem() {

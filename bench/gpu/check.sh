@@ -278,7 +278,11 @@ if command -v nvidia-smi >/dev/null; then
     --format=csv -lms 500 >"$R/nvidia-smi.csv" 2>&1 &
   SMI_PID=$!
 fi
-[[ -x $CLI_BIN ]] && step devices 30 "$CLI_BIN" devices
+if [[ -x $CLI_BIN ]]; then
+  step devices 30 "$CLI_BIN" devices
+  # The library's description of the device, which kernel-lab --device-file ranks for offline.
+  "$CLI_BIN" devices --json >"$R/devices.json" 2>&1
+fi
 
 ((TESTS)) && run_tests
 ((BENCH)) && run_bench

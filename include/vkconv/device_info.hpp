@@ -80,6 +80,13 @@ struct DeviceInfo {
     bool isCpu() const { return deviceType == "CPU"; }
 };
 
+// A device as a JSON object (what `vkconv devices --json` prints for each device) and back, so
+// that the configuration choice can be examined for a device that is not present (kernel-lab
+// --device-file). Reading throws vkconv::Error(InvalidArgument) naming the field and its value;
+// every field written is needed.
+std::string deviceInfoToJson(const DeviceInfo& device);
+DeviceInfo deviceInfoFromJson(const std::string& json);
+
 // Every Vulkan device the loader sees, with its capabilities. Throws vkconv::Error when no
 // Vulkan loader or driver is usable.
 std::vector<DeviceInfo> listDevices();

@@ -7,10 +7,13 @@
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
 //              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
 //              [--split-k S]...
+//   kernel-lab --device-file FILE [--device-index I] [--shape ... | --suite NAME [--shapes FILE]]
+//              [--batch N] [--path P] [--limit N]
 // --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
 // heuristic's order (best first), so that --limit N times its top N. --split-k S adds, after each
 // unsplit configuration, its S-way split-K variant where canImplement takes it: the candidate
 // list holds splits only where the heuristic's enumeration puts them (small grids).
+// --device-file ranks for a described device instead, with no GPU (offline_rank.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,6 +24,7 @@
 #include <string>
 
 #include "config_select.hpp"
+#include "offline_rank.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -41,7 +45,14 @@ static const char* kUsage =
     "                     KernelConfig::debugSkip: results are then wrong)\n"
     "  --stats            print the driver's statistics of each pipeline (registers, memory)\n"
     "  --split-k S        also time each unsplit configuration split S ways along K, where it can\n"
-    "                     run (repeatable; before --filter, so that a filter can pick them)\n";
+    "                     run (repeatable; before --filter, so that a filter can pick them)\n"
+    "Offline, no GPU: the heuristic's ranking for a described device, nothing runs\n"
+    "  --device-file FILE  a device as `vkconv devices --json` printed it (bench/devices/)\n"
+    "  --device-index I    which of the file's devices (default 0)\n"
+    "  --suite NAME        each shape of a bench/shapes.json suite: its pick (--limit N: top N)\n"
+    "  --shapes FILE       the shapes file (default: the source tree's bench/shapes.json)\n"
+    "  --batch, --shape, --limit (default 10 for one problem), --path (default: what fast\n"
+    "  precision resolves to) as above\n";
 
 // filter: comma-separated terms that must all match; a term is alternatives separated by '|'.
 static bool matches(const std::string& text, const std::string& filter) {
@@ -64,6 +75,20 @@ static bool matches(const std::string& text, const std::string& filter) {
     return true;
 }
 
+// --shape's problem, or alexnet1 at `batch` images where it is empty.
+static ConvProblem shapeProblem(const std::string& shape, int64_t batch) {
+    ConvProblem p = ConvProblem::alexnet1(batch);
+    if (shape.empty()) return p;
+    int64_t v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
+    const int fields = std::sscanf(shape.c_str(), "%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2],
+                                   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]);
+    if (fields != 8 && fields != 9) throw invalidArgument("--shape", shape, "expected N,C,H,W,K,R,stride,pad[,groups]");
+    p.batch = v[0], p.inChannels = v[1], p.height = v[2], p.width = v[3], p.outChannels = v[4];
+    p.kernelH = p.kernelW = v[5], p.strideH = p.strideW = v[6], p.padH = p.padW = v[7], p.groups = v[8];
+    p.validate();
+    return p;
+}
+
 int main(int argc, char** argv) try {
     int64_t batch = -1;
     std::string pathName = "coopmat-f16", filter;
@@ -74,12 +99,18 @@ int main(int argc, char** argv) try {
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
     bool ranked = false;          // --ranked: candidates in the heuristic's order
     std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
+    lab::OfflineRequest offline;  // --device-file: rank for a described device, run nothing
+    bool pathGiven = false, limitGiven = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
         if (a == "--batch") batch = std::stoll(next());
-        else if (a == "--path") pathName = next();
-        else if (a == "--limit") limit = std::stoul(next());
+        else if (a == "--path") pathName = next(), pathGiven = true;
+        else if (a == "--limit") limit = std::stoul(next()), limitGiven = true;
+        else if (a == "--device-file") offline.deviceFile = next();
+        else if (a == "--device-index") offline.deviceIndex = std::stoi(next());
+        else if (a == "--suite") offline.suite = next();
+        else if (a == "--shapes") offline.shapesFile = next();
         else if (a == "--filter") filter = next();
         else if (a == "--check") check = std::stoul(next());
         else if (a == "--iterations") iterations = std::stoi(next());
@@ -99,21 +130,24 @@ int main(int argc, char** argv) try {
         }
         else throw invalidArgument("argument", a, "unknown");
     }
+    if (offline.deviceFile.empty() && (!offline.suite.empty() || !offline.shapesFile.empty() || offline.deviceIndex))
+        throw invalidArgument("--suite, --shapes and --device-index", "given", "they need --device-file");
+    if (!offline.deviceFile.empty()) {
+        if (!offline.suite.empty() && !shape.empty())
+            throw invalidArgument("--shape", shape, "give --shape or --suite, not both");
+        offline.problem = shapeProblem(shape, batch < 0 ? 256 : batch);
+        offline.batch = offline.suite.empty() ? -1 : batch, offline.argv0 = argv[0];
+        offline.path = pathGiven ? pathName : "";
+        offline.top = limitGiven ? limit : 0;
+        return lab::rankOffline(offline);
+    }
     ContextOptions options;
     options.pipelineStatistics = stats;
     Context ctx(options);
     const DeviceInfo& dev = ctx.device();
     if (batch < 0) batch = dev.isCpu() ? 2 : 256;
-    ConvProblem p = ConvProblem::alexnet1(batch);
-    if (!shape.empty()) {
-        int64_t v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
-        const int fields = std::sscanf(shape.c_str(), "%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2],
-                                       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]);
-        if (fields != 8 && fields != 9) throw invalidArgument("--shape", shape, "expected N,C,H,W,K,R,stride,pad[,groups]");
-        p.batch = v[0], p.inChannels = v[1], p.height = v[2], p.width = v[3], p.outChannels = v[4];
-        p.kernelH = p.kernelW = v[5], p.strideH = p.strideW = v[6], p.padH = p.padW = v[7], p.groups = v[8];
-        p.validate();
-    }
+    const ConvProblem p = shapeProblem(shape, batch);
+
     std::printf("device: %s (%s)\nproblem: %s  %.1f GFLOP\n", dev.name.c_str(), dev.driverInfo.c_str(),
                 p.str().c_str(), p.flops() * 1e-9);
 

@@ -95,53 +95,12 @@ void printTable(const std::vector<ProfiledDevice>& devices, const std::string& p
     }
 }
 
+// The library's description of the device (deviceInfoToJson, which kernel-lab --device-file reads
+// back), with the profile's notes.
 nlohmann::json toJson(const ProfiledDevice& pd) {
-    const DeviceInfo& d = pd.info;
-    nlohmann::json shapes = nlohmann::json::array();
-    for (const auto& s : d.coopMatShapes)
-        shapes.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"a", toString(s.a)},
-                          {"b", toString(s.b)}, {"c", toString(s.c)},
-                          {"result", toString(s.result)}, {"str", s.str()}});
-    nlohmann::json flexible = nlohmann::json::array();
-    for (const auto& s : d.coopMat2Shapes) flexible.push_back(s.str());
-    return {
-        {"index", d.index},
-        {"name", d.name},
-        {"vendor", d.vendorName},
-        {"vendor_id", d.vendorId},
-        {"device_id", d.deviceId},
-        {"device_type", d.deviceType},
-        {"driver", d.driverName},
-        {"driver_info", d.driverInfo},
-        {"api_version", versionString(d.apiVersion)},
-        {"subgroup_size", d.subgroupSize},
-        {"min_subgroup_size", d.minSubgroupSize},
-        {"max_subgroup_size", d.maxSubgroupSize},
-        {"subgroup_size_control", d.subgroupSizeControl},
-        {"compute_full_subgroups", d.computeFullSubgroups},
-        {"max_shared_memory_bytes", d.maxSharedMemoryBytes},
-        {"max_storage_buffer_range", d.maxStorageBufferRange},
-        {"max_uniform_buffer_range", d.maxUniformBufferRange},
-        {"max_workgroup_invocations", d.maxWorkGroupInvocations},
-        {"compute_units", d.computeUnits},
-        {"max_workgroup_count", d.maxWorkGroupCount},
-        {"shader_float16", d.shaderFloat16},
-        {"storage_buffer_16bit", d.storageBuffer16Bit},
-        {"shader_bfloat16", d.shaderBFloat16},
-        {"timestamp_valid_bits", d.timestampValidBits},
-        {"timestamp_period_ns", d.timestampPeriodNs},
-        {"cooperative_matrix", d.coopMatKhr},
-        {"cooperative_matrix_shapes", shapes},
-        {"nv_cooperative_matrix2", d.coopMat2Nv},
-        {"nv_cooperative_matrix2_flexible", d.coopMat2Flexible},
-        {"nv_cooperative_matrix2_workgroup", d.coopMat2Workgroup},
-        {"nv_cooperative_matrix2_shapes", flexible},
-        {"nv_cooperative_matrix2_max_workgroup_size", d.coopMat2MaxWorkgroupSize},
-        {"nv_cooperative_matrix2_max_dimension", d.coopMat2MaxDimension},
-        {"nv_cooperative_matrix2_reserved_shared_memory", d.coopMat2ReservedSharedMemory},
-        {"is_cpu", d.isCpu()},
-        {"profile_notes", pd.notes},
-    };
+    nlohmann::json out = nlohmann::json::parse(deviceInfoToJson(pd.info));
+    out["profile_notes"] = pd.notes;
+    return out;
 }
 
 int runDevices(const DevicesFlags& flags) {

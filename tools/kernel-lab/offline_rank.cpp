@@ -1,0 +1,106 @@
+// kernel-lab --device-file (offline_rank.hpp).
+#include "offline_rank.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "config_select.hpp"
+#include "shapes.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/kernel_config.hpp"
+#include "vkconv/tuning.hpp"
+
+namespace vkconv::lab {
+
+DeviceInfo loadDeviceFile(const std::string& file, int index) {
+    std::ifstream in(file);
+    if (!in) throw Error(Error::Kind::Io, "cannot open device file " + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(Error::Kind::InvalidArgument, "device file " + file + " is not JSON: " + e.what());
+    }
+    // `vkconv devices --json` prints {"profile": ..., "devices": [...]}; one device object also does.
+    if (doc.is_object() && doc.contains("devices")) {
+        const auto& devices = doc.at("devices");
+        if (!devices.is_array() || index < 0 || size_t(index) >= devices.size())
+            throw invalidArgument("--device-index", index,
+                                  file + " describes " + std::to_string(devices.is_array() ? devices.size() : 0) +
+                                      " devices");
+        doc = devices.at(size_t(index));
+    }
+    try {
+        return deviceInfoFromJson(doc.dump());
+    } catch (const Error& e) {
+        throw Error(e.kind(), file + ": " + e.what());
+    }
+}
+
+namespace {
+
+struct NamedProblem {
+    std::string name;
+    ConvProblem problem;
+};
+
+// Prints one problem's ranking; false if the path has no configuration for it.
+bool printRanking(const NamedProblem& np, const DeviceInfo& device, const std::string& pathName, size_t top,
+                  bool oneLine) {
+    std::string why;
+    const Path path = pathName.empty() ? resolvePath(Precision::Fast, device, np.problem, &why)
+                                       : pathFromString(pathName);
+    const std::string label = np.name.empty() ? "" : np.name + "  ";
+    try {
+        const auto weighed = detail::selectConfig(path, device, np.problem).weighed;
+        if (oneLine) {
+            std::printf("%-32s %-36s %s\n", np.name.c_str(), bench::shortProblem(np.problem).c_str(),
+                        weighed.front().first.str().c_str());
+            return true;
+        }
+        std::printf("%sproblem: %s  (%zu candidates)\n", label.c_str(), np.problem.str().c_str(), weighed.size());
+        for (size_t i = 0; i < std::min(top, weighed.size()); ++i)
+            std::printf("%5zu  cost %-12.6g %s\n", i + 1, weighed[i].second, weighed[i].first.str().c_str());
+        return true;
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;
+        std::printf("%-32s %-36s no configuration: %s\n", np.name.c_str(), bench::shortProblem(np.problem).c_str(),
+                    e.what());
+        return false;
+    }
+}
+
+}  // namespace
+
+int rankOffline(const OfflineRequest& r) {
+    const DeviceInfo device = loadDeviceFile(r.deviceFile, r.deviceIndex);
+    std::vector<NamedProblem> problems;
+    if (r.suite.empty()) {
+        ConvProblem p = r.problem;
+        if (r.batch >= 0) p.batch = r.batch;
+        p.validate();
+        problems.push_back({"", p});
+    } else {
+        const auto catalog = bench::loadShapes(bench::findShapesFile(r.shapesFile, r.argv0));
+        for (const auto& s : bench::suiteShapes(catalog, r.suite)) {
+            ConvProblem p = s.problem;
+            if (r.batch >= 0) p.batch = r.batch;
+            p.validate();
+            problems.push_back({s.name, p});
+        }
+    }
+    const bool suite = !r.suite.empty();
+    const size_t top = r.top ? r.top : suite ? 1 : 10;
+    std::printf("device: %s (%s), described by %s; the heuristic's ranking (no tuning cache), nothing runs\n",
+                device.name.c_str(), device.driverInfo.c_str(), r.deviceFile.c_str());
+    bool all = true;
+    for (const auto& np : problems) all = printRanking(np, device, r.path, top, suite && top == 1) && all;
+    return all ? 0 : 1;
+}
+
+}  // namespace vkconv::lab
