@@ -135,6 +135,14 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 0.0092 ms, the channels-last kernel's 64x64x32 0.0112.
         {"1x1 256->512 at 56x56 stride 2, batch 1", layer(1, 256, 56, 512, 1, 2, 0),
          "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
+        // At batch 16-64 the NCHW loader's preferred tiles (H200): 0.0428 ms at batch 16 against the
+        // channels-last kernel's 0.0463 (1x4 subgroups 0.0386), 0.0674 at batch 32 against 0.0720,
+        // 0.1304 at batch 64 against 0.1340.
+        {"1x1 256->512 at 56x56 stride 2, batch 16", layer(16, 256, 56, 512, 1, 2, 0),
+         "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 256->512 at 56x56 stride 2, batch 32", layer(32, 256, 56, 512, 1, 2, 0),
+         "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"resnet50_l2_down_256_512_s2", layer(64, 256, 56, 512, 1, 2, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         // 1x1 512->128 at 28x28, batch 8 (392 workgroups): 0.012 ms; 16-deep 0.015, 64-deep 0.017.
         {"1x1 512->128 at 28x28, batch 8", layer(8, 512, 28, 128, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
         // Mid-size batches. 3x3/256 at 14x14, batch 32: split-K, 2 ways (98 tiles, 196
