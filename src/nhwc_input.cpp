@@ -242,21 +242,25 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // against 0.0140. Over K 2048 at 205M (2048->512, batch 4) this kernel led, 0.0217 against
     // 0.0236, and with 411M: 1024->2048 at 14x14, batch 4, 0.020 against 0.025; 2048->512 at batch
     // 8 0.022 against 0.024.
-    // Nor where a strided 1x1 reads at most 256 input channels: there the input is large against
-    // the GEMM (two bytes read a multiply-add at stride 2, 256 channels: half those of 512->1024),
-    // and the NCHW loader, reading it once, led or came level at every batch timed (kernel-lab on
-    // the H200, bench/RESULTS.md): 256->512 at 56x56, batch 16, 0.0428 ms (64x128x16 2x4) against
-    // 0.0463 here, batch 32 0.0674 (64x256x16) against 0.0720, batch 64 0.1304 against 0.1340, batch
-    // 128 0.2560 against 0.2546. Over 512 channels this kernel led: 512->1024 at 28x28, batch 32,
-    // 0.0721 against the NCHW loader's 0.0779, 1024->2048 at 14x14 0.051 against 0.105.
+    // Nor where a strided 1x1 reads at most 256 input channels and the NCHW loader's preferred
+    // tile makes from two workgroups a unit to four times the slots: there the input is large
+    // against the GEMM (at stride 2 over 256 channels twice the bytes a multiply-add of 512->1024)
+    // and the NCHW loader reads it once (kernel-lab on the H200, bench/RESULTS.md): 256->512 at
+    // 56x56, batch 8 (392 workgroups), 0.0198 ms against 0.0226 here; batch 16 (784) 0.0428
+    // against 0.0463; batch 32 (784 of 64x256) 0.0674 against 0.0720; batch 64 (1568) 0.1304
+    // against 0.1340. Outside it this kernel led or came level: batch 4 (196) 0.0147 against
+    // 0.0153, batch 128 (3136) 0.2546 against 0.2560, batch 256 (6272) 0.4937 against 0.5075. Over
+    // 512 channels it led: 512->1024 at 28x28, batch 32, 0.0721 against the NCHW loader's 0.0779,
+    // 1024->2048 at 14x14 0.051 against 0.105.
     if (p.kernelH * p.kernelW == 1) {
         const NchwTile nchw = preferredNchwTile(p, grid.slots);
         const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
         const bool tiny = tinyPointwise(p, grid.units());
         const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < 2 * grid.units();
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
-        const bool deepSubsample = nhwcSubsamples(p) && p.gemmK() > 256;
-        factor *= !tiny && (deepSubsample || scalarWide || deepMidGrid) ? 0.8 : 3.0;
+        const bool shallowSubsample = p.gemmK() <= 256 && nchwGrid >= 2 * grid.units() && nchwGrid <= 4 * grid.slots;
+        const bool subsample = nhwcSubsamples(p) && !shallowSubsample;
+        factor *= !tiny && (subsample || scalarWide || deepMidGrid) ? 0.8 : 3.0;
     }
     // Where the grid cannot fill the GPU (small batches), 32x64 tiles with 64-deep slices led:
     // on ResNet-50's 3x3/256 at batch 1 (K 2304, 28 workgroups) 0.023 ms against 0.030-0.031 for
