@@ -145,8 +145,12 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // at 7x7 0.010 against the channels-last kernel's 0.011), 32-deep above it, measured up to
     // 784 workgroups (512->128 at 28x28, batch 8, 392: 0.012 against 0.015 for 16-deep and 0.017
     // for 64-deep; 1024->256 at 14x14, batch 32, 784: 0.038 against 0.057 and 0.063, where the
-    // preferred tile, once charged no idle slots, leads them all).
-    if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64)
+    // preferred tile, once charged no idle slots, leads them all). Not where the preferred tile's
+    // own grid makes two workgroups a unit or more: 1x1 64->64 at 56x56, batch 8 (392 of 64x64),
+    // took 0.0081 ms as 64x64x16 against 0.0092 for 32x64x32; at batch 4 (196) 0.0071 against
+    // 0.0062 (kernel-lab on the H200, bench/RESULTS.md).
+    const double idealGrid = std::ceil(double(p.gemmM()) / ideal.bm) * std::ceil(double(p.gemmN()) / ideal.bn);
+    if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64 && idealGrid < 2.0 * grid.units())
         factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
     // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or with
     // scalar loads, up to two workgroups a unit (kernel-lab on the H100,
