@@ -194,6 +194,21 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         if (square && deepK && c.splitK > 1 && grid.workgroups >= grid.units() && grid.workgroups <= 2 * grid.units())
             layout = 0.5;
     }
+    // Split to one workgroup on every unit over a 3x3 of 512+ channels (K >= 4096), 128x128x32 on
+    // 2x4 subgroups of 16x8x16 fragments led the 128x128x16 2x2 prefetch tiles: 181 registers, one
+    // workgroup an SM, whose 8 subgroups hide more latency in a grid of one full wave (kernel-lab
+    // on the H200, bench/RESULTS.md): batch 8 in 8 splits (128 workgroups), 3x3/512 at 7x7 0.0280
+    // ms against 0.0318 (128x128x16 2x4 0.0296), 3x3/512 at 14x14 stride 2 0.0274 against 0.0325.
+    // With a unit in ten or more idle it came level or lost: in 4 splits at batch 16 (112) 0.0395
+    // against 0.0372 and 0.0378 against 0.0396, in 2 at batch 32 (104) 0.0630 against 0.0519 and
+    // 0.0602 against 0.0597, in 8 at batch 4 (64) 0.0279 against 64x64x32's 0.0244 and 0.0260
+    // against 0.0249; with more workgroups too: in 8 at batch 16 (224) 0.0461 against 0.0372, and
+    // over 256 channels at batch 8 (208) 0.0313 against 0.0259.
+    const bool oneWaveDeep = taps && p.gemmK() >= 4096 && c.splitK > 1 && grid.workgroups >= 0.9 * grid.units() &&
+                             grid.workgroups <= grid.units();
+    if (oneWaveDeep && c.bm == 128 && c.bn == 128 && c.bk == 32 && c.warpsM == 2 && c.warpsN == 4 && c.mmaM == 16 &&
+        c.mmaN == 8 && c.mmaK == 16 && !c.fragmentPrefetch)
+        layout = 0.4;
     factor *= layout;
     // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
     // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over

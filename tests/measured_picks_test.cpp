@@ -105,6 +105,16 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 3x3/512 at batch 4: 0.037-0.039 ms unsplit, 32x64x64 in 2 splits 0.027 (H100 0.0270),
         // 64x64x32 in 4 or 8 0.022-0.024 (H100 in 4 0.0234); the gather kernel's 32x16x64 0.067.
         {"3x3/512 at 7x7, batch 4", layer(4, 512, 7, 512, 3, 1, 1), "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner split-k 4"},
+        // Its stride-2 twin at batch 4: 0.0249 ms; 128x128x32 2x4 in 8 splits (64 workgroups) 0.0260.
+        {"3x3/512 at 14x14 stride 2, batch 4", layer(4, 512, 14, 512, 3, 2, 1),
+         "64x64x32 warps 2x4 mma 16x16x16 stages 2 nhwc taps-inner split-k 4"},
+        // Batch 8, in 8 splits (128 workgroups, one on every unit): 128x128x32 on 2x4 subgroups of
+        // 16x8x16 0.0280 ms (the stride-2 twin 0.0274); 128x128x16 2x4 0.0296 (0.0307), 2x2 with
+        // prefetch 0.0318 (0.0325).
+        {"3x3/512 at 7x7, batch 8", layer(8, 512, 7, 512, 3, 1, 1),
+         "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc taps-inner split-k 8"},
+        {"3x3/512 at 14x14 stride 2, batch 8", layer(8, 512, 14, 512, 3, 2, 1),
+         "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc taps-inner split-k 8"},
         // 1x1 1024->256 at 14x14, batch 1 (28 workgroups): in 8 splits 0.010 ms (32x64x64 2x4 of
         // 16x8x16 in 4 0.010); unsplit 32x64x64 2x4 0.011 (the resnet50_batch1 sweep: 0.0111, 1x4
         // of 16x16x16 0.0121), 32x64x16 0.023, 32x64x32 0.014. On the H100 32x64x32 in 8 splits
