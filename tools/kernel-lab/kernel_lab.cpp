@@ -130,8 +130,12 @@ int main(int argc, char** argv) try {
         }
         else throw invalidArgument("argument", a, "unknown");
     }
-    if (offline.deviceFile.empty() && (!offline.suite.empty() || !offline.shapesFile.empty() || offline.deviceIndex))
-        throw invalidArgument("--suite, --shapes and --device-index", "given", "they need --device-file");
+    if (offline.deviceFile.empty()) {
+        // On the GPU kernel-lab times one problem; suites are ranked offline only.
+        if (!offline.suite.empty()) throw invalidArgument("--suite", offline.suite, "needs --device-file");
+        if (!offline.shapesFile.empty()) throw invalidArgument("--shapes", offline.shapesFile, "needs --device-file");
+        if (offline.deviceIndex) throw invalidArgument("--device-index", offline.deviceIndex, "needs --device-file");
+    }
     if (!offline.deviceFile.empty()) {
         if (!offline.suite.empty() && !shape.empty())
             throw invalidArgument("--shape", shape, "give --shape or --suite, not both");

@@ -32,7 +32,7 @@ DeviceInfo loadDeviceFile(const std::string& file, int index) {
         if (!devices.is_array() || index < 0 || size_t(index) >= devices.size())
             throw invalidArgument("--device-index", index,
                                   file + " describes " + std::to_string(devices.is_array() ? devices.size() : 0) +
-                                      " devices");
+                                      " device(s)");
         doc = devices.at(size_t(index));
     }
     try {
