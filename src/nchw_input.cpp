@@ -55,6 +55,11 @@ NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
     return {64, bn, 16, 2, 4};
 }
 
+double preferredNchwWorkgroups(const ConvProblem& p, double slots) {
+    const NchwTile tile = preferredNchwTile(p, slots);
+    return std::ceil(double(p.gemmM()) / tile.bm) * std::ceil(double(p.gemmN()) / tile.bn);
+}
+
 std::string nchwProblemSupport(const ConvProblem& p) {
     if (p.kernelH != 1 || p.kernelW != 1 || p.padH != 0 || p.padW != 0 || p.groups != 1)
         return "the NCHW loader serves 1x1 kernels with padding 0 and groups 1";
@@ -149,8 +154,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // own grid makes two workgroups a unit or more: 1x1 64->64 at 56x56, batch 8 (392 of 64x64),
     // took 0.0081 ms as 64x64x16 against 0.0092 for 32x64x32; at batch 4 (196) 0.0071 against
     // 0.0062 (kernel-lab on the H200, bench/RESULTS.md).
-    const double idealGrid = std::ceil(double(p.gemmM()) / ideal.bm) * std::ceil(double(p.gemmN()) / ideal.bn);
-    if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64 && idealGrid < 2.0 * grid.units())
+    if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64 &&
+        preferredNchwWorkgroups(p, grid.slots) < 2.0 * grid.units())
         factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
     // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or with
     // scalar loads, up to two workgroups a unit (kernel-lab on the H100,

@@ -31,6 +31,9 @@ struct NchwTile {
     uint32_t bm, bn, bk, warpsM, warpsN;
 };
 NchwTile preferredNchwTile(const ConvProblem& problem, double slots);
+// The workgroups the preferred tile's grid holds (the loader serves groups 1 only): the other
+// cost rules draw their lines on it.
+double preferredNchwWorkgroups(const ConvProblem& problem, double slots);
 
 // A 1x1 GEMM small enough that its time is a few workgroups' latency: at most 2M multiply-adds a
 // compute unit over K < 2048, 1M over a deeper K (batch 1-4 of ResNet-50's deep and strided 1x1

@@ -268,8 +268,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 512 channels it led: 512->1024 at 28x28, batch 32, 0.0721 against the NCHW loader's 0.0779,
     // 1024->2048 at 14x14 0.051 against 0.105.
     if (p.kernelH * p.kernelW == 1) {
-        const NchwTile nchw = preferredNchwTile(p, grid.slots);
-        const double nchwGrid = std::ceil(double(p.gemmM()) / nchw.bm) * std::ceil(double(p.gemmN()) / nchw.bn);
+        const double nchwGrid = preferredNchwWorkgroups(p, grid.slots);
         const bool tiny = tinyPointwise(p, grid.units());
         const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < 2 * grid.units();
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
