@@ -38,7 +38,8 @@ def main():
 
     with open(SHAPES) as f:
         layers = [s["name"] for s in json.load(f)["suites"]["layers"]["shapes"]]
-    expected = {"lavapipe-mesa25.json": "fp32 ", "lavapipe-mesa26.json": " sg8", "nvidia-h200.json": " sg32"}
+    expected = {"lavapipe-mesa25.json": "fp32 ", "lavapipe-mesa26.json": " sg8", "nvidia-h100.json": " sg32",
+                "nvidia-h200.json": " sg32"}
     files = sorted(f for f in os.listdir(DEVICES) if f.endswith(".json"))
     if sorted(expected) != files:
         fail("bench/devices/ holds %s; this test knows %s" % (files, sorted(expected)))
