@@ -85,6 +85,7 @@ def main():
             ("shape and suite", ["--device-file", h200, "--suite", "layers", "--shape", "1,8,8,8,8,3,1,1"], "--shape"),
             ("suite without a device file", ["--suite", "layers"], "--suite = layers: needs --device-file"),
             ("bad shape", ["--device-file", h200, "--shape", "1,8,8"], "--shape = 1,8,8"),
+            ("a flag of a GPU run", ["--device-file", h200, "--iterations", "50"], "--iterations = given"),
         ]
         for label, args, needle in cases:
             res = run(lab, args)

@@ -101,9 +101,12 @@ int main(int argc, char** argv) try {
     std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
     lab::OfflineRequest offline;  // --device-file: rank for a described device, run nothing
     bool pathGiven = false, limitGiven = false;
+    std::string runOnly;          // the last flag given that only a run on the GPU uses
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
+        if (a == "--filter" || a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats")
+            runOnly = a;
         if (a == "--batch") batch = std::stoll(next());
         else if (a == "--path") pathName = next(), pathGiven = true;
         else if (a == "--limit") limit = std::stoul(next()), limitGiven = true;
@@ -137,6 +140,7 @@ int main(int argc, char** argv) try {
         if (offline.deviceIndex) throw invalidArgument("--device-index", offline.deviceIndex, "needs --device-file");
     }
     if (!offline.deviceFile.empty()) {
+        if (!runOnly.empty()) throw invalidArgument(runOnly, "given", "times configurations; with --device-file nothing runs");
         if (!offline.suite.empty() && !shape.empty())
             throw invalidArgument("--shape", shape, "give --shape or --suite, not both");
         offline.problem = shapeProblem(shape, batch < 0 ? 256 : batch);
