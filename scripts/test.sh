@@ -88,8 +88,8 @@ stage_end setup
 
 # ------------------------------------------------------------------ 2. build
 stage_start "configure + build (Release) in $BUILD"
-# The CLI tests (tests/cli) run the vkconv tool and vkconv-bench (its problem flags; a few small
-# files to compile); without them neither is needed.
+# The CLI tests (tests/cli) run the vkconv tool, vkconv-bench (its problem flags) and kernel-lab's
+# offline ranking (a few small files to compile); without them none is needed.
 TOOLS=OFF
 [[ -f "$REPO/tests/cli/CMakeLists.txt" ]] && TOOLS=ON
 # The Python module for Debian's python3 (its NumPy and pytest are Debian packages; a pyenv or
@@ -99,7 +99,7 @@ cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKCONV_BUILD_
   -DVKCONV_BUILD_BENCH=$TOOLS -DVKCONV_BUILD_TOOLS=$TOOLS \
   -DVKCONV_BUILD_PYTHON=ON -DPython_EXECUTABLE=$PYTHON >/dev/null || die "cmake configure failed"
 TARGETS=(vkconv_tests vkconv_python_stub)   # the stub target builds the module first
-[[ $TOOLS == ON ]] && TARGETS+=(vkconv_cli vkconv_bench)
+[[ $TOOLS == ON ]] && TARGETS+=(vkconv_cli vkconv_bench kernel-lab)
 cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" || die "build failed"
 mkdir -p "$LOGS"
 stage_end build
