@@ -171,12 +171,23 @@ std::string deviceInfoToJson(const DeviceInfo& d) {
     return out.dump(2);
 }
 
-DeviceInfo deviceInfoFromJson(const std::string& text) {
+DeviceInfo deviceInfoFromJson(const std::string& text, size_t index) {
     json j;
     try {
         j = json::parse(text);
     } catch (const json::exception& e) {
         throw Error(Error::Kind::InvalidArgument, std::string("device description: not JSON: ") + e.what());
+    }
+    // `vkconv devices --json`'s whole output: {"profile": ..., "devices": [...]}.
+    if (j.is_object() && j.contains("devices")) {
+        const json& devices = j.at("devices");
+        if (!devices.is_array() || index >= devices.size())
+            throw invalidArgument("devices[" + std::to_string(index) + "]", "missing",
+                                  "the description holds " + std::to_string(devices.is_array() ? devices.size() : 0) +
+                                      " device(s)");
+        j = json(devices.at(index));
+    } else if (index != 0) {
+        throw invalidArgument("devices[" + std::to_string(index) + "]", "missing", "the description is of one device");
     }
     if (!j.is_object()) throw invalidArgument("device", j.dump().substr(0, 80), "expected an object");
     DeviceInfo d;

@@ -101,6 +101,23 @@ TEST(DeviceJson, ABadDescriptionNamesTheField) {
     EXPECT_THROW(deviceInfoFromJson("[1, 2]"), Error);
 }
 
+// `vkconv devices --json`'s whole output reads by device index; one device object only at index 0.
+TEST(DeviceJson, ReadsADeviceOfTheDevicesList) {
+    const json one = json::parse(deviceInfoToJson(describedFake()));
+    json two = one;
+    two["name"] = "Second GPU";
+    const std::string list = json{{"profile", nullptr}, {"devices", {one, two}}}.dump();
+    EXPECT_EQ(deviceInfoFromJson(list).name, "Fake GPU");
+    EXPECT_EQ(deviceInfoFromJson(list, 1).name, "Second GPU");
+    try {
+        deviceInfoFromJson(list, 2);
+        ADD_FAILURE() << "index 2 of 2 devices read";
+    } catch (const Error& e) {
+        EXPECT_THAT(e.what(), HasSubstr("devices[2] = missing: the description holds 2 device(s)"));
+    }
+    EXPECT_THROW(deviceInfoFromJson(one.dump(), 1), Error);
+}
+
 // The H200's description (bench/devices/nvidia-h200.json) reads as the machine reported it.
 TEST(DeviceJson, DescribedH200) {
     const DeviceInfo h200 = describedH200();

@@ -1,7 +1,6 @@
 // Made-up devices and problems for the tuning tests (no GPU needed).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "described_devices.hpp"
@@ -41,7 +40,7 @@ inline DeviceInfo fakeCoopMatDevice(bool mesaLike) {
 // The H200 as `vkconv devices --json` described it there (bench/devices/nvidia-h200.json): its
 // own shapes (16x8x8 and f16 accumulators besides the fake's two), 132 compute units.
 inline DeviceInfo describedH200() {
-    return deviceInfoFromJson(nlohmann::json::parse(kDescribedH200).at("devices").at(0).dump());
+    return deviceInfoFromJson(kDescribedH200);
 }
 
 inline ConvProblem smallProblem() {

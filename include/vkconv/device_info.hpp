@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -82,10 +83,11 @@ struct DeviceInfo {
 
 // A device as a JSON object (what `vkconv devices --json` prints for each device) and back, so
 // that the configuration choice can be examined for a device that is not present (kernel-lab
-// --device-file). Reading throws vkconv::Error(InvalidArgument) naming the field and its value;
-// every field written is needed.
+// --device-file). Reading takes one device object, or the whole `vkconv devices --json` output
+// ({"devices": [...]}) and its device `index`; it throws vkconv::Error(InvalidArgument) naming
+// the field and its value; every field written is needed.
 std::string deviceInfoToJson(const DeviceInfo& device);
-DeviceInfo deviceInfoFromJson(const std::string& json);
+DeviceInfo deviceInfoFromJson(const std::string& json, size_t index = 0);
 
 // Every Vulkan device the loader sees, with its capabilities. Throws vkconv::Error when no
 // Vulkan loader or driver is usable.

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "config_select.hpp"
@@ -16,29 +15,15 @@
 namespace vkconv::lab {
 
 DeviceInfo loadDeviceFile(const std::string& file, int index) {
+    if (index < 0) throw invalidArgument("--device-index", index, "must be >= 0");
     std::ifstream in(file);
     if (!in) throw Error(Error::Kind::Io, "cannot open device file " + file);
     std::stringstream text;
     text << in.rdbuf();
-    nlohmann::json doc;
     try {
-        doc = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(Error::Kind::InvalidArgument, "device file " + file + " is not JSON: " + e.what());
-    }
-    // `vkconv devices --json` prints {"profile": ..., "devices": [...]}; one device object also does.
-    if (doc.is_object() && doc.contains("devices")) {
-        const auto& devices = doc.at("devices");
-        if (!devices.is_array() || index < 0 || size_t(index) >= devices.size())
-            throw invalidArgument("--device-index", index,
-                                  file + " describes " + std::to_string(devices.is_array() ? devices.size() : 0) +
-                                      " device(s)");
-        doc = devices.at(size_t(index));
-    }
-    try {
-        return deviceInfoFromJson(doc.dump());
+        return deviceInfoFromJson(text.str(), size_t(index));
     } catch (const Error& e) {
-        throw Error(e.kind(), file + ": " + e.what());
+        throw Error(e.kind(), "device file " + file + ": " + e.what());
     }
 }
 
