@@ -19,6 +19,11 @@ const char* toString(ScalarType t) {
     }
 }
 
+std::string apiVersionString(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
 std::string CoopMatShape::str() const {
     return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
            toString(a) + "*" + toString(b) + "+" + toString(c) + "->" + toString(result);

@@ -125,10 +125,6 @@ void visitTypes(Shape& s, Visit&& f) {
     f("result", s.result);
 }
 
-std::string versionString(uint32_t v) {
-    return std::to_string(v >> 22) + "." + std::to_string((v >> 12) & 0x3ff) + "." + std::to_string(v & 0xfff);
-}
-
 std::string uuidHex(const std::array<uint8_t, 16>& uuid) {
     std::string s;
     char byte[3];
@@ -149,7 +145,7 @@ std::string deviceInfoToJson(const DeviceInfo& d) {
         else
             out[key] = field;
     });
-    out["api_version"] = versionString(d.apiVersion);
+    out["api_version"] = apiVersionString(d.apiVersion);
     out["pipeline_cache_uuid"] = uuidHex(d.pipelineCacheUUID);
     json shapes = json::array();
     for (const CoopMatShape& s : d.coopMatShapes) {

@@ -33,6 +33,9 @@ struct FlexibleCoopMatShape {
     std::string str() const;            // "16x16x16 f16*f16+f32->f32 workgroup 256"
 };
 
+// A Vulkan API version (DeviceInfo::apiVersion) as "MAJOR.MINOR.PATCH", e.g. "1.4.312".
+std::string apiVersionString(uint32_t apiVersion);
+
 struct DeviceInfo {
     uint32_t index = 0;  // position in vkEnumeratePhysicalDevices order
     std::string name;

@@ -18,10 +18,6 @@ namespace vkconv::python {
 
 namespace {
 
-std::string versionString(uint32_t v) {
-    return std::to_string(v >> 22) + "." + std::to_string((v >> 12) & 0x3ff) + "." + std::to_string(v & 0xfff);
-}
-
 std::vector<std::string> shapeStrings(const DeviceInfo& d) {
     std::vector<std::string> out;
     for (const auto& s : d.coopMatShapes) out.push_back(s.str());
@@ -65,7 +61,7 @@ void bindDevices(nb::module_& m) {
         .def_ro("driver_name", &DeviceInfo::driverName)
         .def_ro("driver_info", &DeviceInfo::driverInfo)
         .def_ro("driver_version", &DeviceInfo::driverVersion)
-        .def_prop_ro("api_version", [](const DeviceInfo& d) { return versionString(d.apiVersion); })
+        .def_prop_ro("api_version", [](const DeviceInfo& d) { return apiVersionString(d.apiVersion); })
         .def_ro("subgroup_size", &DeviceInfo::subgroupSize)
         .def_ro("min_subgroup_size", &DeviceInfo::minSubgroupSize)
         .def_ro("max_subgroup_size", &DeviceInfo::maxSubgroupSize)

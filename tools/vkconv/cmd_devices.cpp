@@ -2,7 +2,6 @@
 // the capabilities vkconv would use under that profile; with --report, the paths available under
 // every profile (devices_report.hpp).
 #include <nlohmann/json.hpp>
-#include <vulkan/vulkan.h>
 
 #include <iomanip>
 #include <iostream>
@@ -26,11 +25,6 @@ struct DevicesFlags {
     int device = -1;
 };
 
-std::string versionString(uint32_t v) {
-    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
-           "." + std::to_string(VK_API_VERSION_PATCH(v));
-}
-
 std::string hex(uint32_t v) {
     std::ostringstream s;
     s << "0x" << std::hex << v;
@@ -53,7 +47,7 @@ void printTable(const std::vector<ProfiledDevice>& devices, const std::string& p
         row("vendor", d.vendorName + " (" + hex(d.vendorId) + "), device id " + hex(d.deviceId));
         row("device type", d.deviceType);
         row("driver", d.driverName + (d.driverInfo.empty() ? "" : " " + d.driverInfo));
-        row("Vulkan API", versionString(d.apiVersion));
+        row("Vulkan API", apiVersionString(d.apiVersion));
         row("subgroup size", std::to_string(d.subgroupSize) + " (range " +
                                  std::to_string(d.minSubgroupSize) + ".." +
                                  std::to_string(d.maxSubgroupSize) + ", size control " +
