@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "vkconv/device_info.hpp"
 #include "vkconv/error.hpp"
@@ -117,12 +118,60 @@ void visitFields(Device& d, Visit&& f) {
     f("nv_cooperative_matrix2_reserved_shared_memory", d.coopMat2ReservedSharedMemory);
 }
 
+// The fields of one cooperative-matrix shape (KHR, or VK_NV_cooperative_matrix2's flexible one).
 template <class Shape, class Visit>
-void visitTypes(Shape& s, Visit&& f) {
+void visitShape(Shape& s, Visit&& f) {
+    if constexpr (std::is_same_v<std::remove_const_t<Shape>, CoopMatShape>) {
+        f("m", s.m);
+        f("n", s.n);
+        f("k", s.k);
+    } else {
+        f("m_granularity", s.mGranularity);
+        f("n_granularity", s.nGranularity);
+        f("k_granularity", s.kGranularity);
+        f("workgroup_scope", s.workgroupScope);
+        f("workgroup_invocations", s.workgroupInvocations);
+    }
     f("a", s.a);
     f("b", s.b);
     f("c", s.c);
     f("result", s.result);
+}
+
+// A field as its JSON value: scalar types by name, the workgroup count as an array.
+template <class Field>
+json toJsonValue(const Field& field) {
+    if constexpr (std::is_same_v<Field, ScalarType>)
+        return toString(field);
+    else if constexpr (std::is_same_v<Field, std::array<uint32_t, 3>>)
+        return json::array({field[0], field[1], field[2]});
+    else
+        return field;
+}
+
+template <class Shape>
+json shapeList(const std::vector<Shape>& shapes) {
+    json list = json::array();
+    for (const Shape& s : shapes) {
+        json o = {{"str", s.str()}};
+        visitShape(s, [&](const char* key, const auto& field) { o[key] = toJsonValue(field); });
+        list.push_back(o);
+    }
+    return list;
+}
+
+template <class Shape>
+std::vector<Shape> readShapeList(const Reader& read, const char* key) {
+    const json& list = read.at(key);
+    if (!list.is_array()) read.fail(key, "an array");
+    std::vector<Shape> shapes;
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_object()) read.fail(key, "an array of objects");
+        Shape s;
+        visitShape(s, Reader(list[i], "device." + std::string(key) + "[" + std::to_string(i) + "]."));
+        shapes.push_back(s);
+    }
+    return shapes;
 }
 
 std::string uuidHex(const std::array<uint8_t, 16>& uuid) {
@@ -139,30 +188,11 @@ std::string uuidHex(const std::array<uint8_t, 16>& uuid) {
 
 std::string deviceInfoToJson(const DeviceInfo& d) {
     json out = json::object();
-    visitFields(d, [&](const char* key, const auto& field) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(field)>, std::array<uint32_t, 3>>)
-            out[key] = json::array({field[0], field[1], field[2]});
-        else
-            out[key] = field;
-    });
+    visitFields(d, [&](const char* key, const auto& field) { out[key] = toJsonValue(field); });
     out["api_version"] = apiVersionString(d.apiVersion);
     out["pipeline_cache_uuid"] = uuidHex(d.pipelineCacheUUID);
-    json shapes = json::array();
-    for (const CoopMatShape& s : d.coopMatShapes) {
-        json o = {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"str", s.str()}};
-        visitTypes(s, [&](const char* key, ScalarType t) { o[key] = toString(t); });
-        shapes.push_back(o);
-    }
-    out["cooperative_matrix_shapes"] = shapes;
-    json flexible = json::array();
-    for (const FlexibleCoopMatShape& s : d.coopMat2Shapes) {
-        json o = {{"m_granularity", s.mGranularity}, {"n_granularity", s.nGranularity},
-                  {"k_granularity", s.kGranularity}, {"workgroup_scope", s.workgroupScope},
-                  {"workgroup_invocations", s.workgroupInvocations}, {"str", s.str()}};
-        visitTypes(s, [&](const char* key, ScalarType t) { o[key] = toString(t); });
-        flexible.push_back(o);
-    }
-    out["nv_cooperative_matrix2_shapes"] = flexible;
+    out["cooperative_matrix_shapes"] = shapeList(d.coopMatShapes);
+    out["nv_cooperative_matrix2_shapes"] = shapeList(d.coopMat2Shapes);
     out["is_cpu"] = d.isCpu();
     return out.dump(2);
 }
@@ -204,29 +234,8 @@ DeviceInfo deviceInfoFromJson(const std::string& text, size_t index) {
         read.fail("pipeline_cache_uuid", "32 lower-case hex digits");
     for (size_t i = 0; i < 16; ++i) d.pipelineCacheUUID[i] = uint8_t(std::stoul(uuid.substr(2 * i, 2), nullptr, 16));
 
-    auto list = [&](const char* key) -> const json& {
-        if (!read.at(key).is_array()) read.fail(key, "an array");
-        return read.at(key);
-    };
-    const json& shapes = list("cooperative_matrix_shapes");
-    for (size_t i = 0; i < shapes.size(); ++i) {
-        if (!shapes[i].is_object()) read.fail("cooperative_matrix_shapes", "an array of objects");
-        const Reader r(shapes[i], "device.cooperative_matrix_shapes[" + std::to_string(i) + "].");
-        CoopMatShape s;
-        r("m", s.m), r("n", s.n), r("k", s.k);
-        visitTypes(s, r);
-        d.coopMatShapes.push_back(s);
-    }
-    const json& flexible = list("nv_cooperative_matrix2_shapes");
-    for (size_t i = 0; i < flexible.size(); ++i) {
-        if (!flexible[i].is_object()) read.fail("nv_cooperative_matrix2_shapes", "an array of objects");
-        const Reader r(flexible[i], "device.nv_cooperative_matrix2_shapes[" + std::to_string(i) + "].");
-        FlexibleCoopMatShape s;
-        r("m_granularity", s.mGranularity), r("n_granularity", s.nGranularity), r("k_granularity", s.kGranularity);
-        r("workgroup_scope", s.workgroupScope), r("workgroup_invocations", s.workgroupInvocations);
-        visitTypes(s, r);
-        d.coopMat2Shapes.push_back(s);
-    }
+    d.coopMatShapes = readShapeList<CoopMatShape>(read, "cooperative_matrix_shapes");
+    d.coopMat2Shapes = readShapeList<FlexibleCoopMatShape>(read, "nv_cooperative_matrix2_shapes");
     return d;
 }
 
