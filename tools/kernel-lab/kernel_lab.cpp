@@ -144,7 +144,7 @@ int main(int argc, char** argv) try {
         if (!offline.suite.empty() && !shape.empty())
             throw invalidArgument("--shape", shape, "give --shape or --suite, not both");
         offline.problem = shapeProblem(shape, batch < 0 ? 256 : batch);
-        offline.batch = offline.suite.empty() ? -1 : batch, offline.argv0 = argv[0];
+        offline.batch = batch, offline.argv0 = argv[0];
         offline.path = pathGiven ? pathName : "";
         offline.top = limitGiven ? limit : 0;
         return lab::rankOffline(offline);

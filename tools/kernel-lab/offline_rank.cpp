@@ -37,9 +37,7 @@ struct NamedProblem {
 // Prints one problem's ranking; false if the path has no configuration for it.
 bool printRanking(const NamedProblem& np, const DeviceInfo& device, const std::string& pathName, size_t top,
                   bool oneLine) {
-    std::string why;
-    const Path path = pathName.empty() ? resolvePath(Precision::Fast, device, np.problem, &why)
-                                       : pathFromString(pathName);
+    const Path path = pathName.empty() ? resolvePath(Precision::Fast, device, np.problem) : pathFromString(pathName);
     const std::string label = np.name.empty() ? "" : np.name + "  ";
     try {
         const auto weighed = detail::selectConfig(path, device, np.problem).weighed;
@@ -66,10 +64,7 @@ int rankOffline(const OfflineRequest& r) {
     const DeviceInfo device = loadDeviceFile(r.deviceFile, r.deviceIndex);
     std::vector<NamedProblem> problems;
     if (r.suite.empty()) {
-        ConvProblem p = r.problem;
-        if (r.batch >= 0) p.batch = r.batch;
-        p.validate();
-        problems.push_back({"", p});
+        problems.push_back({"", r.problem});
     } else {
         const auto catalog = bench::loadShapes(bench::findShapesFile(r.shapesFile, r.argv0));
         for (const auto& s : bench::suiteShapes(catalog, r.suite)) {

@@ -21,7 +21,8 @@ struct OfflineRequest {
     int deviceIndex = 0;     // which of the file's devices
     std::string path;        // "" = the path Precision::Fast resolves to, as Conv2d's default
     size_t top = 0;          // configurations printed a problem (0: 10 for one problem, 1 for a suite)
-    // The problems: one (`problem`) or a suite of bench/shapes.json, each at `batch` if >= 0.
+    // The problems: one (`problem`, validated) or a suite of bench/shapes.json, each of its shapes
+    // at `batch` images if >= 0.
     ConvProblem problem;
     std::string suite, shapesFile, argv0;
     int64_t batch = -1;
