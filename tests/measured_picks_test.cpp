@@ -233,8 +233,9 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 512->128 at 28x28, batch 16 (196 workgroups): 64x128x16 0.018 ms, 32x64x32 0.022.
         {"1x1 512->128 at 28x28, batch 16", layer(16, 512, 28, 128, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
     };
+    const auto devices = measuredDevices();
     for (const MeasuredPick& m : picks)
-        for (const auto& [name, device] : measuredDevices()) {
+        for (const auto& [name, device] : devices) {
             const KernelConfig c = detail::selectConfig(Path::CoopMatF16, device, m.problem).config;
             EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " on " << name;
         }
@@ -261,8 +262,9 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 0.168 ms with the weights as uniforms (0.185 before them); 8x64 threads 16x4 0.175 (0.178).
         {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1)), "8x56 thread 2x4 k4 threads 14x4 from-memory"},
     };
+    const auto devices = measuredDevices();
     for (const MeasuredPick& m : picks)
-        for (const auto& [name, device] : measuredDevices()) {
+        for (const auto& [name, device] : devices) {
             const KernelConfig c = detail::selectConfig(Path::Fp32, device, m.problem).config;
             EXPECT_TRUE(c.groupedDirect()) << m.layer << " on " << name << ": " << c.str();
             EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " on " << name;
