@@ -52,6 +52,14 @@ NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
     // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
     // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
     if (bn == 64 && p.inChannels >= 128) return {128, 64, 16, 2, 2};
+    // Strided over at most 256 input channels (scalar loads), BN 128 on 1x4 subgroups: ResNet-50's
+    // 256->512 downsample at 56x56 took 0.0384 ms at batch 16 against 0.0419 on 2x4 and 0.0191
+    // against 0.0199 at batch 8 (kernel-lab on the H200, bench/RESULTS.md). At stride 1 (vector
+    // loads) 1x4 lost or came level on all nine 1x1 layers timed (512->128 at 28x28, batch 32,
+    // 0.0370 against 0.0310; 256->1024 at 14x14 0.0311 against 0.0319), and with BN 256 (batch
+    // 32-64 of the same downsample) 2x4 led (0.0674 ms against 0.0699 at batch 32).
+    const bool strided = p.strideH > 1 || p.strideW > 1;
+    if (bn == 128 && strided && p.inChannels <= 256) return {64, 128, 16, 1, 4};
     return {64, bn, 16, 2, 4};
 }
 
