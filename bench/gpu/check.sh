@@ -3,8 +3,8 @@
 # PyTorch's baseline on the GPU machine, from binaries built elsewhere and carried there
 # (bench/gpu/README.md says how); builds only the Python module (--python). From the repository root:
 #
-#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--bench-suite NAME] [--test-filter F]
-#                           [--dry-run]
+#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--bench-suite NAME] [--bench-batch N]
+#                           [--test-filter F] [--dry-run]
 #
 # Steps (none named: --tests --bench):
 #   --tests           vkconv_tests with VK_LAYER_KHRONOS_validation required (CI=1,
@@ -34,6 +34,8 @@
 #   --bench-suite NAME  the bench/shapes.json suite --bench times beside alexnet1 (default layers;
 #                     resnet50_batch32: ResNet-50's convolutions at a training batch;
 #                     resnet50_batch1: the same at batch 1, inference)
+#   --bench-batch N   --bench times the suite at N images a shape, vkconv and PyTorch alike, and
+#                     leaves alexnet1 out (resnet50_batch32 at 8: ResNet-50 at batch 8)
 #   --test-filter F   --gtest_filter for the suite (default: all of it)
 #   --dry-run         print the steps and their commands, run nothing
 #
@@ -49,7 +51,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -72,8 +74,10 @@ while (($#)); do
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+$ ]] || die "--bench-suite needs a suite name, got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
+    --bench-batch) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--bench-batch needs a whole number of images, got '${2:-}'"
+      BENCH_BATCH=$2; shift ;;
     --dry-run) DRY=1 ;;
-    -h | --help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (try --help)" ;;
   esac
   (($#)) && shift
@@ -187,23 +191,28 @@ run_tests() {
 
 run_bench() {
   need "$BENCH_BIN" || return
-  local p
-  for p in fast fp32; do
-    step "vkconv_alexnet1_$p" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision "$p" \
-      --json "$R/vkconv_alexnet1_$p.json"
-  done
+  local p suites="alexnet1,$BENCH_SUITE" batch=()
+  if ((BENCH_BATCH)); then
+    suites=$BENCH_SUITE batch=(--batch "$BENCH_BATCH")
+    echo "=== alexnet1: left out (--bench-batch $BENCH_BATCH)"
+  else
+    for p in fast fp32; do
+      step "vkconv_alexnet1_$p" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision "$p" \
+        --json "$R/vkconv_alexnet1_$p.json"
+    done
+  fi
   step "vkconv_${BENCH_SUITE}_fast" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$BENCH_SUITE" --precision fast \
-    --json "$R/vkconv_${BENCH_SUITE}_fast.json"
+    "${batch[@]}" --json "$R/vkconv_${BENCH_SUITE}_fast.json"
   if ((!TORCH)); then
     echo "=== torch: left out (--no-torch)"
   elif ((DRY)) || python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-    step torch 200 python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite "alexnet1,$BENCH_SUITE" \
+    step torch 200 python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite "$suites" "${batch[@]}" \
       --modes fp32,fp32_channels_last,tf32,fp16_channels_last --json "$R/torch.json"
   else
     echo "=== torch: skipped (python3 cannot import torch with CUDA)"
   fi
   step "vkconv_${BENCH_SUITE}_fp32" 150 "$BENCH_BIN" --shapes "$SHAPES" --suite "$BENCH_SUITE" --precision fp32 \
-    --json "$R/vkconv_${BENCH_SUITE}_fp32.json"
+    "${batch[@]}" --json "$R/vkconv_${BENCH_SUITE}_fp32.json"
 }
 
 # The module is built on this machine: one built elsewhere, against another libstdc++, crashed in
