@@ -146,7 +146,8 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
     // 0.021 -> 0.013 ms in 8 splits, 1024->256 at 14x14 (28) 0.011 -> 0.010 in 4; with more
     // workgroups or a shorter K the split was level or slower: 1024->512 at 14x14 (56) 0.011
     // against 0.012 in 2, 512->2048 at 7x7 (64) 0.011 against 0.013, and at batch 32 2048->512
-    // at 7x7 0.041 either way (128x128 tiles in 4); canImplement still takes them.
+    // at 7x7 0.041 either way (128x128 tiles in 4); canImplement still takes them. Besides, the
+    // deep 1x1 layers of deepPointwiseMidGrid (split_k.hpp).
     if (!d.isCpu()) {
         KernelConfig smallTile;  // the 32x64 tiles the 1x1 rule counts in
         smallTile.bm = 32, smallTile.bn = 64;
@@ -158,8 +159,9 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
             const KernelConfig c = out[i];
             if (c.aLoader != ALoader::Nhwc && c.aLoader != ALoader::Nchw) continue;
             const TileGrid grid = tileGrid(c, d, p);
-            if (grid.workgroups >= grid.units()) continue;
-            if (pointwise && !splitPointwise) continue;
+            const bool deepMidGrid = deepPointwiseMidGrid(p, grid.units());
+            if (grid.workgroups >= grid.units() && !deepMidGrid) continue;
+            if (pointwise && !splitPointwise && !deepMidGrid) continue;
             for (uint32_t split : {2u, 4u, 8u})
                 if (grid.workgroups * split <= grid.slots) {
                     KernelConfig v = c;

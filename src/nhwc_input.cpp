@@ -5,6 +5,7 @@
 
 #include "config_select.hpp"  // tileGrid
 #include "nchw_input.hpp"  // nchwVectorLoads, preferredNchwTile: the 1x1 rules weigh the NCHW loader
+#include "split_k.hpp"     // deepPointwiseMidGrid
 
 namespace vkconv::detail {
 
@@ -297,6 +298,16 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     const bool splitTaps = taps && c.splitK >= 4 && c.bm == 64 && c.bn == 64 && c.bk == 32 && c.warpsM * c.warpsN == 8 &&
                            c.mmaM * c.mmaN * c.mmaK >= 4096;
     if (grid.workgroups <= grid.units() && ((c.bm == 32 && c.bn == 64 && c.bk == 64) || splitTaps)) factor *= 0.7;
+    // Deep 1x1 layers whose 64x64 tiles make half a workgroup a unit to one (deepPointwiseMidGrid):
+    // 64x64x16 on 2x2 subgroups of 16x16x16 in 4 splits (kernel-lab on the H200,
+    // bench/RESULTS.md). ResNet-50's 2048->512 at 7x7 took 0.0256 ms at batch 12 against the
+    // pick's 0.0472 (32x64x16 1x4), 0.0286 at batch 16 against 0.0335 (64x64x32 2x4), 0.0287 at
+    // batch 20 against 0.0379 (64x64x16 2x2 with prefetch); 64x64x32 2x2 in 2 splits 0.0283-0.0295,
+    // 128x128x16 2x2 with prefetch in 8 0.0299-0.0322. At batch 24 (152 tiles) and 32 128x128
+    // tiles in 4 splits led, within 4% of the pick.
+    const bool deepPointwiseSplit = c.splitK == 4 && c.bm == 64 && c.bn == 64 && c.bk == 16 && c.warpsM == 2 &&
+                                    c.warpsN == 2 && c.mmaM * c.mmaN * c.mmaK >= 4096 && !c.fragmentPrefetch;
+    if (deepPointwiseSplit && deepPointwiseMidGrid(p, grid.units())) factor *= 0.3;
     // First layers (fewer than 8 input channels, padded here to a whole slice): the gather
     // loader, which reads them unpadded, leads even where this kernel's grid fills the GPU and
     // its own underfills: ResNet-50's conv1 at batch 1 took 0.0092 ms as the gather kernel's

@@ -1,6 +1,7 @@
 #include "split_k.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "nhwc_input.hpp"
 
@@ -31,6 +32,11 @@ std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const
         return split + ": the partial sums (" + std::to_string(bytes) + " bytes) exceed maxStorageBufferRange " +
                std::to_string(d.maxStorageBufferRange);
     return "";
+}
+
+bool deepPointwiseMidGrid(const ConvProblem& p, double units) {
+    const double tiles = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles >= units / 2 && tiles <= units;
 }
 
 double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {

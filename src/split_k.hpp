@@ -29,6 +29,11 @@ std::string splitKCanImplement(const KernelConfig& config, const DeviceInfo& dev
 // Bytes of the partials workspace for `images` images (0 without a split).
 uint64_t splitKWorkspaceBytes(const KernelConfig& config, const ConvProblem& problem, uint64_t images);
 
+// A 1x1 convolution over K >= 2048 input channels whose unsplit 64x64 tiles make from half a
+// workgroup a compute unit to one (`units`): ResNet-50's 2048->512 at 7x7 at batch 12-20. There
+// 64x64x16 tiles on 2x2 subgroups in 4 splits led every unsplit tile by 15-46% (nhwcCost).
+bool deepPointwiseMidGrid(const ConvProblem& problem, double units);
+
 // The heuristic's charge for splitting (on top of the channels-last cost models, whose grid
 // counts the splits' workgroups): the partial tiles written and read back, and the reduce pass.
 double splitKCostFactor(const KernelConfig& config, const ConvProblem& problem);
