@@ -31,7 +31,9 @@ uint64_t splitKWorkspaceBytes(const KernelConfig& config, const ConvProblem& pro
 
 // A 1x1 convolution over K >= 2048 input channels whose unsplit 64x64 tiles make from half a
 // workgroup a compute unit to one (`units`): ResNet-50's 2048->512 at 7x7 at batch 12-20. There
-// 64x64x16 tiles on 2x2 subgroups in 4 splits led every unsplit tile by 15-46% (nhwcCost).
+// 64x64x16 tiles on 2x2 subgroups in 4 splits led every unsplit tile by 15-46% (nhwcCost). Over
+// 1024 channels (1024->256 and 1024->512 at 14x14, the 1024->2048 downsample; batch 2-12) every
+// split timed lost to the unsplit picks by 4-30% (H200, bench/RESULTS.md).
 bool deepPointwiseMidGrid(const ConvProblem& problem, double units);
 
 // The heuristic's charge for splitting (on top of the channels-last cost models, whose grid
