@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Prints the summary of a results folder that bench/gpu/check.sh leaves: each step's verdict with
 the GPU's clocks while it ran (nvidia-smi.csv), the test suite's counts, failures and validation
-messages (tests.json, tests.log), then one table of vkconv-bench's JSON files (fast and fp32
-precision) and torch_conv_reference.py's, one row per shape, and per suite the geometric means of
-vkconv fast's time over each torch mode's and, for network suites (shapes with a count), the
-network's sums. Parts whose files are absent are left out.
+messages (tests.json, tests.log), each sweep's choices against its fastest (sweep*.json), then
+one table of vkconv-bench's JSON files (fast and fp32 precision) and torch_conv_reference.py's,
+one row per shape, and per suite the geometric means of vkconv fast's time over each torch mode's
+and, for network suites (shapes with a count), the network's sums. Parts whose files are absent
+are left out.
 
 usage: summarize_results.py DIR
 """
@@ -141,6 +142,37 @@ def print_python(folder):
     print()
 
 
+def print_sweeps(folder, within=0.05):
+    """Per sweep JSON file (`vkconv sweep --json`): the heuristic's choice (the sweep's default,
+    with --no-tuning-cache) against the fastest configuration, as the sweep re-timed them after
+    the candidates (its leaders: the default and the fastest first timings), else as first
+    timed; the problems where the choice is more than 5% behind, and how many are within it."""
+    for path in sorted(glob.glob(os.path.join(folder, "sweep*.json"))):
+        doc = load(path)
+        if not doc:
+            continue
+        misses, total = [], 0
+        for problem in doc.get("problems", []):
+            for p in problem.get("paths", []):
+                first = {r["name"]: r["timing"]["median_ms"] for r in p.get("results", [])
+                         if r.get("status") == "ok" and "timing" in r}
+                again = {l["name"]: l["again"]["median_ms"] for l in p.get("leaders", [])}
+                times = again or first
+                default = p.get("default", {}).get("name")
+                if not times or default not in times:
+                    continue
+                total += 1
+                best = min(times, key=times.get)
+                behind = times[default] / times[best] - 1
+                if behind > within:
+                    misses.append("  %s (%s): %.4f ms, %.1f%% behind %s at %.4f" % (
+                        problem["name"], p["path"], times[default], behind * 100, best, times[best]))
+        print("%s: the heuristic's choice within %.0f%% of the fastest timed on %d of %d" % (
+            os.path.basename(path), within * 100, total - len(misses), total))
+        for line in misses:
+            print(line)
+
+
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "."
     for line in (read_text(os.path.join(folder, "vulkan.txt")) or "").splitlines():
@@ -151,6 +183,7 @@ def main():
     print_steps(folder)
     print_tests(folder)
     print_python(folder)
+    print_sweeps(folder)
     vk = {}        # (precision, name) -> result
     order = []     # shape names in first-seen order
     header = []

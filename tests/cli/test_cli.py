@@ -447,6 +447,35 @@ def write_bad_files(tmp):
     return paths
 
 
+def test_summarize_sweep(tmp, failures):
+    """bench/summarize_results.py on a made-up sweep: the heuristic's choice against the fastest
+    re-timed (the leaders), else first timed, and the problems more than 5% behind."""
+    def path(name, default, results, leaders):
+        return {"path": "coopmat-f16", "default": {"name": default},
+                "results": [{"name": n, "status": "ok", "timing": {"median_ms": t}} for n, t in results],
+                "leaders": [{"name": n, "again": {"median_ms": t}} for n, t in leaders]}
+    doc = {"problems": [
+        {"name": "close", "paths": [path("close", "A", [("B", 0.9), ("A", 1.0)], [("A", 1.03), ("B", 1.0)])]},
+        {"name": "behind", "paths": [path("behind", "A", [("B", 1.0), ("A", 1.2)], [("A", 1.1), ("B", 1.0)])]},
+        {"name": "first-only", "paths": [path("first-only", "A", [("A", 2.0), ("B", 2.05)], [])]}]}
+    folder = os.path.join(tmp, "sweep-results")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "sweep1.json"), "w") as f:
+        json.dump(doc, f)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "summarize_results.py")
+    summary = subprocess.run([sys.executable, script, folder], capture_output=True, text=True, timeout=60)
+    want = ["sweep1.json: the heuristic's choice within 5% of the fastest timed on 2 of 3",
+            "  behind (coopmat-f16): 1.1000 ms, 10.0% behind B at 1.0000"]
+    missing = [w for w in want if w not in summary.stdout.splitlines()]
+    extra = [l for l in summary.stdout.splitlines() if l.startswith("  close") or l.startswith("  first-only")]
+    ok = not missing and not extra and summary.returncode == 0
+    print("%-48s exit %3d  %s" % ("summarize_results.py: a sweep's choices", summary.returncode, "ok" if ok else "FAIL"),
+          flush=True)
+    if not ok:
+        failures.add("summarize_results.py %s: exit %d, missing %r, unexpected %r in:\n%s%s" % (
+            folder, summary.returncode, missing, extra, summary.stdout, summary.stderr))
+
+
 def test_bad_invocations(vkconv, tmp, failures):
     p = write_bad_files(tmp)
     small = ["--batch", "1", "--in-channels", "4", "--height", "8", "--width", "8",
@@ -566,6 +595,7 @@ def main():
         if opts.bench:
             test_bench_torch_defaults(vkconv, failures)
             test_bench_shape_counts(vkconv, tmp, failures)
+            test_summarize_sweep(tmp, failures)
         else:
             test_numpy_problems(vkconv, tmp, failures, opts.precision, opts.require_coopmat)
             if opts.precision == "fp32":
