@@ -146,6 +146,9 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc split-k 4"},
         {"1x1 2048->512 at 7x7, batch 16", layer(16, 2048, 7, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc split-k 4"},
+        // Past the window (152 tiles at batch 24) no split: 0.0402 ms, 128x128x16 in 4 splits 0.0385.
+        {"1x1 2048->512 at 7x7, batch 24", layer(24, 2048, 7, 512, 1, 1, 0),
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
         {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         {"1x1 512->2048 at 7x7, batch 4", layer(4, 512, 7, 2048, 1, 1, 0), "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         // The strided downsample 256->512 at 56x56, batch 1 (H100): the NCHW loader's 32x64x32
