@@ -5,7 +5,8 @@
    a configuration of the path that device has (fp32 on Mesa 25's lavapipe, cooperative matrices
    of subgroup 8 on Mesa 26's, of subgroup 32 on the H200), the grouped layers the grouped direct
    kernel on each.
-2. One problem prints its top N with costs, cheapest first.
+2. One problem prints its top N with costs, cheapest first; --filter keeps the matching ones, each
+   with its rank in the whole ranking (a suite: the best match a shape, "#rank").
 3. Bad invocations and bad descriptions: exit 1 (not a signal), one stderr line that starts
    "kernel-lab: error:" and names the flag or the description's field.
 
@@ -65,6 +66,27 @@ def main():
     print("ranking of one problem: exit %d, %d lines" % (res.returncode, len(ranked)), flush=True)
     if res.returncode != 0 or len(ranked) != 3 or costs != sorted(costs):
         fail("--shape --limit 3: exit %d, ranking %s\n%s" % (res.returncode, ranked, res.stdout + res.stderr))
+
+    # --filter: the matching configurations, each with its rank in the whole ranking.
+    shape = ["--device-file", h200, "--shape", "16,2048,7,7,512,1,1,0"]
+    res = run(lab, shape + ["--filter", "nchw,split-k 4 ", "--limit", "2"])
+    kept = [l.split(None, 3) for l in res.stdout.splitlines() if re.match(r"^ +\d+  cost ", l)]
+    ranks = [int(k[0]) for k in kept]
+    full = run(lab, shape + ["--limit", str(max(ranks + [1]))])
+    whole = [l.split(None, 3)[3] for l in full.stdout.splitlines() if re.match(r"^ +\d+  cost ", l)]
+    ok = (res.returncode == 0 and len(kept) == 2 and ranks == sorted(ranks)
+          and all("nchw" in k[3] and "split-k 4 " in k[3] for k in kept)
+          and all(len(whole) >= r and whole[r - 1] == k[3] for r, k in zip(ranks, kept)))
+    print("--filter on one problem: exit %d, ranks %s" % (res.returncode, ranks), flush=True)
+    if not ok:
+        fail("--filter: exit %d, kept %s, whole ranking %s\n%s" % (res.returncode, kept, whole[:20], res.stdout + res.stderr))
+    res = run(lab, ["--device-file", h200, "--suite", "layers", "--shapes", SHAPES, "--filter", "nchw"])
+    rows = res.stdout.splitlines()[1:]
+    ok = res.returncode == 0 and len(rows) == len(layers) and all(
+        re.search(r" #\d+ .*nchw", r) or "none of" in r and "matches the filter" in r for r in rows)
+    print("--filter on a suite: exit %d, %d rows" % (res.returncode, len(rows)), flush=True)
+    if not ok or not any(" #" in r for r in rows):
+        fail("--filter on a suite: exit %d, rows:\n%s" % (res.returncode, "\n".join(rows) + res.stderr))
 
     with tempfile.TemporaryDirectory(prefix="kernel_lab_offline_") as tmp:
         with open(h200) as f:

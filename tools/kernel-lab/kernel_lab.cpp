@@ -8,12 +8,13 @@
 //              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
 //              [--split-k S]...
 //   kernel-lab --device-file FILE [--device-index I] [--shape ... | --suite NAME [--shapes FILE]]
-//              [--batch N] [--path P] [--limit N]
+//              [--batch N] [--path P] [--limit N] [--filter A|B,C]
 // --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
 // heuristic's order (best first), so that --limit N times its top N. --split-k S adds, after each
 // unsplit configuration, its S-way split-K variant where canImplement takes it: the candidate
 // list holds splits only where the heuristic's enumeration puts them (small grids).
-// --device-file ranks for a described device instead, with no GPU (offline_rank.hpp).
+// --device-file ranks for a described device instead, with no GPU (offline_rank.hpp); --filter
+// there keeps the matching configurations, each printed with its rank among all of them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +25,7 @@
 #include <string>
 
 #include "config_select.hpp"
+#include "config_filter.hpp"
 #include "offline_rank.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
@@ -52,28 +54,8 @@ static const char* kUsage =
     "  --suite NAME        each shape of a bench/shapes.json suite: its pick (--limit N: top N)\n"
     "  --shapes FILE       the shapes file (default: the source tree's bench/shapes.json)\n"
     "  --batch, --shape, --limit (default 10 for one problem), --path (default: what fast\n"
-    "  precision resolves to) as above\n";
-
-// filter: comma-separated terms that must all match; a term is alternatives separated by '|'.
-static bool matches(const std::string& text, const std::string& filter) {
-    size_t start = 0;
-    while (start <= filter.size() && !filter.empty()) {
-        size_t end = filter.find(',', start);
-        std::string term = filter.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        bool any = false;
-        size_t a = 0;
-        while (true) {
-            size_t b = term.find('|', a);
-            if (text.find(term.substr(a, b == std::string::npos ? std::string::npos : b - a)) != std::string::npos) any = true;
-            if (b == std::string::npos) break;
-            a = b + 1;
-        }
-        if (!any) return false;
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return true;
-}
+    "  precision resolves to) as above; --filter keeps the matching configurations, each with its\n"
+    "  rank among all of them\n";
 
 // --shape's problem, or alexnet1 at `batch` images where it is empty.
 static ConvProblem shapeProblem(const std::string& shape, int64_t batch) {
@@ -105,7 +87,7 @@ int main(int argc, char** argv) try {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
-        if (a == "--filter" || a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats")
+        if (a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats")
             runOnly = a;
         if (a == "--batch") batch = std::stoll(next());
         else if (a == "--path") pathName = next(), pathGiven = true;
@@ -147,6 +129,7 @@ int main(int argc, char** argv) try {
         offline.batch = batch, offline.argv0 = argv[0];
         offline.path = pathGiven ? pathName : "";
         offline.top = limitGiven ? limit : 0;
+        offline.filter = filter;
         return lab::rankOffline(offline);
     }
     ContextOptions options;
@@ -194,7 +177,7 @@ int main(int argc, char** argv) try {
     std::vector<std::pair<double, KernelConfig>> results;
     size_t tried = 0;
     for (const auto& c : configs) {
-        if (!matches(c.str(), filter)) continue;
+        if (!lab::matchesFilter(c.str(), filter)) continue;
         if (tried++ >= limit) break;
         try {
             ConvOptions o;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "config_filter.hpp"
 #include "config_select.hpp"
 #include "shapes.hpp"
 #include "vkconv/error.hpp"
@@ -36,19 +37,30 @@ struct NamedProblem {
 
 // Prints one problem's ranking; false if the path has no configuration for it.
 bool printRanking(const NamedProblem& np, const DeviceInfo& device, const std::string& pathName, size_t top,
-                  bool oneLine) {
+                  bool oneLine, const std::string& filter) {
     const Path path = pathName.empty() ? resolvePath(Precision::Fast, device, np.problem) : pathFromString(pathName);
     const std::string label = np.name.empty() ? "" : np.name + "  ";
     try {
         const auto weighed = detail::selectConfig(path, device, np.problem).weighed;
+        // Ranks (from 1) of the configurations the filter keeps, cheapest first.
+        std::vector<size_t> kept;
+        for (size_t i = 0; i < weighed.size() && kept.size() < top; ++i)
+            if (matchesFilter(weighed[i].first.str(), filter)) kept.push_back(i + 1);
         if (oneLine) {
-            std::printf("%-32s %-36s %s\n", np.name.c_str(), bench::shortProblem(np.problem).c_str(),
-                        weighed.front().first.str().c_str());
+            const std::string shape = bench::shortProblem(np.problem);
+            if (kept.empty())
+                std::printf("%-32s %-36s none of %zu matches the filter\n", np.name.c_str(), shape.c_str(), weighed.size());
+            else if (filter.empty())
+                std::printf("%-32s %-36s %s\n", np.name.c_str(), shape.c_str(), weighed.front().first.str().c_str());
+            else
+                std::printf("%-32s %-36s #%zu %s\n", np.name.c_str(), shape.c_str(), kept.front(),
+                            weighed[kept.front() - 1].first.str().c_str());
             return true;
         }
         std::printf("%sproblem: %s  (%zu candidates)\n", label.c_str(), np.problem.str().c_str(), weighed.size());
-        for (size_t i = 0; i < std::min(top, weighed.size()); ++i)
-            std::printf("%5zu  cost %-12.6g %s\n", i + 1, weighed[i].second, weighed[i].first.str().c_str());
+        for (size_t rank : kept)
+            std::printf("%5zu  cost %-12.6g %s\n", rank, weighed[rank - 1].second, weighed[rank - 1].first.str().c_str());
+        if (kept.empty()) std::printf("  none of them matches the filter\n");
         return true;
     } catch (const Error& e) {
         if (e.kind() != Error::Kind::Unsupported) throw;
@@ -79,7 +91,7 @@ int rankOffline(const OfflineRequest& r) {
     std::printf("device: %s (%s), described by %s; the heuristic's ranking (no tuning cache), nothing runs\n",
                 device.name.c_str(), device.driverInfo.c_str(), r.deviceFile.c_str());
     bool all = true;
-    for (const auto& np : problems) all = printRanking(np, device, r.path, top, suite && top == 1) && all;
+    for (const auto& np : problems) all = printRanking(np, device, r.path, top, suite && top == 1, r.filter) && all;
     return all ? 0 : 1;
 }
 

@@ -21,6 +21,7 @@ struct OfflineRequest {
     int deviceIndex = 0;     // which of the file's devices
     std::string path;        // "" = the path Precision::Fast resolves to, as Conv2d's default
     size_t top = 0;          // configurations printed a problem (0: 10 for one problem, 1 for a suite)
+    std::string filter;      // --filter: only the configurations it keeps, each with its rank among all
     // The problems: one (`problem`, validated) or a suite of bench/shapes.json, each of its shapes
     // at `batch` images if >= 0.
     ConvProblem problem;
