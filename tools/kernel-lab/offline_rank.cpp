@@ -48,13 +48,14 @@ bool printRanking(const NamedProblem& np, const DeviceInfo& device, const std::s
             if (matchesFilter(weighed[i].first.str(), filter)) kept.push_back(i + 1);
         if (oneLine) {
             const std::string shape = bench::shortProblem(np.problem);
-            if (kept.empty())
+            if (kept.empty()) {
                 std::printf("%-32s %-36s none of %zu matches the filter\n", np.name.c_str(), shape.c_str(), weighed.size());
-            else if (filter.empty())
-                std::printf("%-32s %-36s %s\n", np.name.c_str(), shape.c_str(), weighed.front().first.str().c_str());
-            else
-                std::printf("%-32s %-36s #%zu %s\n", np.name.c_str(), shape.c_str(), kept.front(),
-                            weighed[kept.front() - 1].first.str().c_str());
+                return true;
+            }
+            // The pick, or with a filter its best match and that one's rank.
+            const std::string rank = filter.empty() ? "" : "#" + std::to_string(kept.front()) + " ";
+            std::printf("%-32s %-36s %s%s\n", np.name.c_str(), shape.c_str(), rank.c_str(),
+                        weighed[kept.front() - 1].first.str().c_str());
             return true;
         }
         std::printf("%sproblem: %s  (%zu candidates)\n", label.c_str(), np.problem.str().c_str(), weighed.size());
