@@ -153,15 +153,15 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
         smallTile.bm = 32, smallTile.bn = 64;
         const TileGrid smallTiles = tileGrid(smallTile, d, p);
         const bool splitPointwise = smallTiles.workgroups <= smallTiles.units() / 4.0 && p.gemmK() >= 1024;
-        const bool deepMidGrid = deepPointwiseMidGrid(p, smallTiles.units());
+        const bool deepPointwiseSplits = deepPointwiseMidGrid(p, smallTiles.units());
         const bool pointwise = p.kernelH * p.kernelW == 1;
         const size_t unsplit = out.size();
         for (size_t i = 0; i < unsplit; ++i) {
             const KernelConfig c = out[i];
             if (c.aLoader != ALoader::Nhwc && c.aLoader != ALoader::Nchw) continue;
             const TileGrid grid = tileGrid(c, d, p);
-            if (grid.workgroups >= grid.units() && !deepMidGrid) continue;
-            if (pointwise && !splitPointwise && !deepMidGrid) continue;
+            if (grid.workgroups >= grid.units() && !deepPointwiseSplits) continue;
+            if (pointwise && !splitPointwise && !deepPointwiseSplits) continue;
             for (uint32_t split : {2u, 4u, 8u})
                 if (grid.workgroups * split <= grid.slots) {
                     KernelConfig v = c;
