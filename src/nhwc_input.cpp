@@ -207,9 +207,23 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // over 256 channels at batch 8 (208) 0.0313 against 0.0259.
     const bool oneWaveDeep = taps && p.gemmK() >= 4096 && c.splitK > 1 && grid.workgroups >= 0.9 * grid.units() &&
                              grid.workgroups <= grid.units();
-    if (oneWaveDeep && c.bm == 128 && c.bn == 128 && c.bk == 32 && c.warpsM == 2 && c.warpsN == 4 && c.mmaM == 16 &&
-        c.mmaN == 8 && c.mmaK == 16 && !c.fragmentPrefetch)
-        layout = 0.4;
+    const bool eightWarpsDeep = c.bm == 128 && c.bn == 128 && c.bk == 32 && c.warpsM == 2 && c.warpsN == 4 &&
+                                c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
+    if (oneWaveDeep && eightWarpsDeep && !c.fragmentPrefetch) layout = 0.4;
+    // The same tile with fragment prefetch (181 registers, one workgroup an SM) on the strided 1x1
+    // downsamples over 512+ channels where its grid, unsplit, makes 0.6 to 1 workgroup a unit: 8-13%
+    // faster than the two-an-SM 128x128x16 tiles and 22-25% than 128x64x32, whose workgroups run
+    // one an SM with 4 subgroups there (kernel-lab on the H200, bench/RESULTS.md). 512->1024 at
+    // 28x28: batch 6 (80 workgroups) 0.0208 ms against 0.0236 (4x2) and 0.0267 (128x64x32, the
+    // pick then), batch 8 (104) 0.0218 against 0.0243, batch 10 (128) 0.0225 against 0.0251;
+    // 1024->2048 at 14x14: batch 12 (80) 0.0324 against 0.0357 (2x2 with prefetch), batch 16-20
+    // (112-128) 0.0330-0.0332 against 0.0367-0.0371. Past a unit each it lost 15-24% (a second
+    // wave: 512->1024 at batch 12, 152 workgroups, 0.0349 against 0.0303), and with fewer than 0.6
+    // 128x64x32 led (1024->2048 at batch 8, 56: 0.0319 against 0.0260). At stride 1 (512->2048 at
+    // 7x7) it came within 5% of 64x64x16 with prefetch either way.
+    const bool oneWaveDownsample = !taps && strided && p.gemmK() >= 512 && c.splitK == 1 &&
+                                   grid.workgroups >= 0.6 * grid.units() && grid.workgroups <= grid.units();
+    if (oneWaveDownsample && eightWarpsDeep && c.fragmentPrefetch) layout = 0.4;
     factor *= layout;
     // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
     // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
@@ -304,10 +318,12 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // pick's 0.0472 (32x64x16 1x4), 0.0286 at batch 16 against 0.0335 (64x64x32 2x4), 0.0287 at
     // batch 20 against 0.0379 (64x64x16 2x2 with prefetch); 64x64x32 2x2 in 2 splits 0.0283-0.0295,
     // 128x128x16 2x2 with prefetch in 8 0.0299-0.0322. At batch 24 (152 tiles) and 32 128x128
-    // tiles in 4 splits led, within 4% of the pick.
+    // tiles in 4 splits led, within 4% of the pick. From three quarters of a workgroup a unit the
+    // NCHW loader's split tile leads instead (deepPointwiseNchwSplit, nchwCost).
     const bool deepPointwiseSplit = c.splitK == 4 && c.bm == 64 && c.bn == 64 && c.bk == 16 && c.warpsM == 2 &&
                                     c.warpsN == 2 && c.mmaM * c.mmaN * c.mmaK >= 4096 && !c.fragmentPrefetch;
-    if (deepPointwiseSplit && deepPointwiseMidGrid(p, grid.units())) factor *= 0.3;
+    if (deepPointwiseSplit && deepPointwiseMidGrid(p, grid.units()) && !deepPointwiseNchwSplit(p, grid.units()))
+        factor *= 0.3;
     // First layers (fewer than 8 input channels, padded here to a whole slice): the gather
     // loader, which reads them unpadded, leads even where this kernel's grid fills the GPU and
     // its own underfills: ResNet-50's conv1 at batch 1 took 0.0092 ms as the gather kernel's

@@ -34,9 +34,19 @@ std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const
     return "";
 }
 
+namespace {
+double pointwiseTiles64(const ConvProblem& p) {
+    return std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
+}
+}  // namespace
+
 bool deepPointwiseMidGrid(const ConvProblem& p, double units) {
-    const double tiles = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
+    const double tiles = pointwiseTiles64(p);
     return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles >= units / 2 && tiles <= units;
+}
+
+bool deepPointwiseNchwSplit(const ConvProblem& p, double units) {
+    return deepPointwiseMidGrid(p, units) && pointwiseTiles64(p) >= 0.75 * units;
 }
 
 double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {

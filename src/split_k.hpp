@@ -36,6 +36,13 @@ uint64_t splitKWorkspaceBytes(const KernelConfig& config, const ConvProblem& pro
 // split timed lost to the unsplit picks by 4-30% (H200, bench/RESULTS.md).
 bool deepPointwiseMidGrid(const ConvProblem& problem, double units);
 
+// Within deepPointwiseMidGrid, where the 64x64 tiles make three quarters of a workgroup a unit or
+// more: there the NCHW loader's 64x128x16 tiles on 2x4 subgroups in 4 splits (two to four workgroups
+// a unit, no packing pass) led the channels-last 64x64x16 ones by 3-7% (2048->512 at 7x7, batch
+// 16-20, H200, bench/RESULTS.md); below it they came level or lost (batch 14 0.0265 ms both, batch
+// 12 0.0266 against 0.0256).
+bool deepPointwiseNchwSplit(const ConvProblem& problem, double units);
+
 // The heuristic's charge for splitting (on top of the channels-last cost models, whose grid
 // counts the splits' workgroups): the partial tiles written and read back, and the reduce pass.
 double splitKCostFactor(const KernelConfig& config, const ConvProblem& problem);

@@ -126,6 +126,21 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // (the resnet50_batch1 sweep 0.0100), the channels-last kernel 0.0114.
         {"1x1 512->1024 at 28x28 stride 2, batch 1", layer(1, 512, 28, 1024, 1, 2, 0),
          "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
+        // Where its 128x128 tiles make 0.6 to 1 workgroup a unit, 128x128x32 on 2x4 subgroups of
+        // 16x8x16 with prefetch, one workgroup an SM (H200): batch 6 (80) 0.0208 ms against 0.0267
+        // for 128x64x32 4x2; batch 8 (104) 0.0218 against 0.0243 for 128x128x16 4x2; at batch 12
+        // (152) 0.0349 against 0.0303 for 4x2. 1024->2048 at 14x14: batch 16 (112) 0.0330 against
+        // 0.0367 (2x2 with prefetch); batch 8 (56) 128x64x32 0.0260 against 0.0319.
+        {"1x1 512->1024 at 28x28 stride 2, batch 6", layer(6, 512, 28, 1024, 1, 2, 0),
+         "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc frag-prefetch"},
+        {"1x1 512->1024 at 28x28 stride 2, batch 8", layer(8, 512, 28, 1024, 1, 2, 0),
+         "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc frag-prefetch"},
+        {"1x1 512->1024 at 28x28 stride 2, batch 12", layer(12, 512, 28, 1024, 1, 2, 0),
+         "128x128x16 warps 4x2 mma 16x8x16 stages 2 nhwc"},
+        {"1x1 1024->2048 at 14x14 stride 2, batch 16", layer(16, 1024, 14, 2048, 1, 2, 0),
+         "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc frag-prefetch"},
+        {"1x1 1024->2048 at 14x14 stride 2, batch 8", layer(8, 1024, 14, 2048, 1, 2, 0),
+         "128x64x32 warps 4x2 mma 16x8x16 stages 2 nhwc"},
         // 512->2048 at 7x7, batch 32 (208 workgroups of 128x128, H200): 2x4 subgroups 0.0293 ms
         // (16x8x16 fragments 0.0286), 4x2 0.0311; at batch 256 4x2 0.1673, 2x4 0.2002.
         {"1x1 512->2048 at 7x7, batch 32", layer(32, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc sg32"},
@@ -139,13 +154,16 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 2048->512 at 7x7, batch 1", layer(1, 2048, 7, 512, 1, 1, 0),
          "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw split-k 8"},
         {"1x1 2048->512 at 7x7, batch 4", layer(4, 2048, 7, 512, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nhwc sg32"},
-        // At batch 12-20 (80-128 of its 64x64 tiles) 64x64x16 in 4 splits: batch 16 0.0286 ms
-        // against 0.0335 for 64x64x32 2x4 unsplit and TF32's 0.0274; batch 12 0.0256 against
-        // 0.0472 (H200).
+        // At batch 12-20 (80-128 of its 64x64 tiles) split 4 ways: batch 12 64x64x16 0.0256 ms
+        // against 0.0472 unsplit and the NCHW loader's 64x128x16 split's 0.0266; from batch 16
+        // (104 tiles) that split: 0.0263 ms against 0.0284 for 64x64x16 (0.0335 for 64x64x32 2x4
+        // unsplit), batch 18 0.0277 against 0.0294 (H200).
         {"1x1 2048->512 at 7x7, batch 12", layer(12, 2048, 7, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc split-k 4"},
         {"1x1 2048->512 at 7x7, batch 16", layer(16, 2048, 7, 512, 1, 1, 0),
-         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc split-k 4"},
+         "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw split-k 4"},
+        {"1x1 2048->512 at 7x7, batch 18", layer(18, 2048, 7, 512, 1, 1, 0),
+         "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw split-k 4"},
         // Past the window (152 tiles at batch 24) no split: 0.0402 ms, 128x128x16 in 4 splits 0.0385.
         {"1x1 2048->512 at 7x7, batch 24", layer(24, 2048, 7, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
