@@ -17,9 +17,10 @@
 #                     the check's own tuning cache, which later --run steps use
 #   --lab ARG...      `kernel-lab ARG...`
 #   --run ARG...      `vkconv run ARG...`
-#   --twin ARG...     the grouped direct kernel's CUDA twin (bench/gpu/twins/convnext_dw7.cu, ARG:
-#                     ROWS TILE_H), built with nvcc there, timed, then once under Nsight Compute,
-#                     whose hardware counters Vulkan dispatches do not give
+#   --twin NAME ARG... a CUDA twin of a vkconv kernel, bench/gpu/twins/NAME.cu (convnext_dw7: the
+#                     grouped direct kernel, ARG ROWS TILE_H; conv3x3_mma: the channels-last
+#                     kernel, ARG VARIANT), built with nvcc there, timed, then once under Nsight
+#                     Compute, whose hardware counters Vulkan dispatches do not give
 #   --python          the Python module: built here, library and module together from the
 #                     sources, with the compiler, glslang, headers and nanobind of the carried
 #                     BUILD/python-bundle (a module must be built with the Python, and the C++
@@ -65,6 +66,8 @@ while (($#)); do
       args=()
       while (($#)) && [[ "$1" != "--" ]]; do args+=("$1"); shift; done
       [[ $kind == sweep && ${#args[@]} == 0 ]] && args=(--suite alexnet1)
+      [[ $kind == twin && ! -f bench/gpu/twins/${args[0]:-}.cu ]] &&
+        die "--twin needs a twin's name, bench/gpu/twins/NAME.cu (got '${args[0]:-}')"
       quoted=""
       ((${#args[@]})) && printf -v quoted '%q ' "${args[@]}"
       EXTRA+=("$kind $quoted")
@@ -248,15 +251,18 @@ run_extra() {  # run_extra INDEX "KIND ARGS"
 }
 
 # The CUDA twin (--twin): nvcc, a timed run, then one launch under Nsight Compute (the clocks left
-# alone, as ../shared/gpu/README.md asks), past the twin's 200 warm-up launches. "$1" the binary
-# to build, the rest its arguments.
+# alone, as ../shared/gpu/README.md asks), past the twin's 200 warm-up launches (a twin takes its
+# timed iterations first, then its own arguments). "$1" the binary to build, "$2" the twin's name,
+# the rest its arguments.
 TWIN_SCRIPT='
   ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
-  nvcc -O3 -arch=sm_90 -Xptxas -v bench/gpu/twins/convnext_dw7.cu -o "$1" && "$1" 100 "${@:2}" || exit 1
+  src=bench/gpu/twins/$2.cu
+  [[ -f $src ]] || { echo "no twin $src"; exit 1; }
+  nvcc -O3 -arch=sm_90 -Xptxas -v "$src" -o "$1" && "$1" 100 "${@:3}" || exit 1
   [[ -n $ncu ]] || { echo "no ncu here"; exit 1; }
-  "$ncu" --clock-control none --launch-skip 205 --launch-count 1 --section SpeedOfLight \
+  "$ncu" --clock-control none --print-details all --launch-skip 205 --launch-count 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \
-    --section Occupancy --section SchedulerStats --section LaunchStats --section InstructionStats "$1" 10 "${@:2}"'
+    --section Occupancy --section SchedulerStats --section LaunchStats --section InstructionStats "$1" 10 "${@:3}"'
 
 # ---------------------------------------------------------------- the check
 if ((DRY)); then

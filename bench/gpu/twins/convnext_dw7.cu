@@ -7,7 +7,7 @@
 // constant memory; 16-byte stores. ROWS 2, TILE_H 8 is the heuristic's pick ("8x64 thread 2x4 k1
 // threads 16x4"). It checks a few planes of its NaN-poisoned output against a double reference
 // (exit 1 past the fp32 bound, 1e-5). On the GPU machine:
-// `bash bench/gpu/check.sh --twin ROWS TILE_H` (bench/gpu/README.md); by hand:
+// `bash bench/gpu/check.sh --twin convnext_dw7 ROWS TILE_H` (bench/gpu/README.md); by hand:
 //   nvcc -O3 -arch=sm_90 convnext_dw7.cu -o twin && ./twin [ITERATIONS] [ROWS] [TILE_H]
 // (RUN in main lists the pairs built.)
 #include <cstdio>
