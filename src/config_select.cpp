@@ -196,15 +196,20 @@ bool anyCandidate(Path path, const DeviceInfo& d, const ConvProblem& p) {
     return false;
 }
 
+// The H200, where the cost models were fitted: 132 SMs.
+constexpr double kCalibrationUnits = 132.0;
+
 }  // namespace
 
 double workgroupSlots(const DeviceInfo& d) {
     if (d.isCpu()) return 16.0;
     // Fitted on the H200: 512 slots there (about 4 a compute unit) put the lines of the small-
     // and mid-grid rules where kernel-lab's timings put them (bench/RESULTS.md).
-    constexpr double kCalibrationSlots = 512.0, kCalibrationUnits = 132.0;
+    constexpr double kCalibrationSlots = 512.0;
     return d.computeUnits ? kCalibrationSlots * double(d.computeUnits) / kCalibrationUnits : kCalibrationSlots;
 }
+
+double computeUnitCount(const DeviceInfo& d) { return d.computeUnits ? double(d.computeUnits) : kCalibrationUnits; }
 
 TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     TileGrid g;

@@ -28,6 +28,10 @@ std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& device,
 // compute units it has; 16 on a CPU device.
 double workgroupSlots(const DeviceInfo& device);
 
+// The compute units (SMs) a grid's waves of one workgroup a unit fill: DeviceInfo::computeUnits,
+// or the H200's 132 where the driver does not say (as workgroupSlots assumes).
+double computeUnitCount(const DeviceInfo& device);
+
 // The grid of BM x BN tiles a cooperative-matrix or fp32 GEMM configuration launches over a
 // problem (each group its own), against the workgroups the device runs at once: a grid smaller
 // than that leaves compute units idle, and the cost models charge it the idle slots.

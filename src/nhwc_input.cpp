@@ -220,10 +220,19 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // (112-128) 0.0330-0.0332 against 0.0367-0.0371. Past a unit each it lost 15-24% (a second
     // wave: 512->1024 at batch 12, 152 workgroups, 0.0349 against 0.0303), and with fewer than 0.6
     // 128x64x32 led (1024->2048 at batch 8, 56: 0.0319 against 0.0260). At stride 1 (512->2048 at
-    // 7x7) it came within 5% of 64x64x16 with prefetch either way.
-    const bool oneWaveDownsample = !taps && strided && p.gemmK() >= 512 && c.splitK == 1 &&
-                                   grid.workgroups >= 0.6 * grid.units() && grid.workgroups <= grid.units();
-    if (oneWaveDownsample && eightWarpsDeep && c.fragmentPrefetch) layout = 0.4;
+    // 7x7) it came within 5% of 64x64x16 with prefetch either way. Over 512 channels it also led
+    // where its grid makes a third wave of one workgroup a unit (2 to 3 a unit), against 4x2's one
+    // and a half of two: 512->1024 at batch 24 (296 workgroups) 0.0583 ms against 0.0652, batch 28
+    // (344) 0.0617 against 0.0689, batch 32 (392) 0.0644 against 0.0718; with a fourth wave it lost
+    // (batch 36, 448: 0.0787 against 0.0749). Over 1024 channels, against 2x2 with prefetch, it came
+    // level or lost there (1024->2048 at batch 44-60, 272-368 workgroups: 0.0927 against 0.0848 to
+    // 0.0990 against 0.0997).
+    // Waves of one workgroup an SM: the device's own units (the grid's units() are the slots'
+    // calibration, 128 for the H200's 132).
+    const double waves = grid.workgroups / computeUnitCount(d);
+    const bool downsampleWaves = !taps && strided && p.gemmK() >= 512 && c.splitK == 1 &&
+                                 ((waves >= 0.6 && waves <= 1.0) || (p.gemmK() <= 512 && waves > 2.0 && waves <= 3.0));
+    if (downsampleWaves && eightWarpsDeep && c.fragmentPrefetch) layout = 0.4;
     factor *= layout;
     // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
     // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
