@@ -51,7 +51,7 @@ double channelsLastTileFactor(const KernelConfig& config);
 
 // The heuristic's estimated relative cost of `config` (heuristicCost in config_select.cpp): its
 // calibration on the H200, tile by tile, subgroup layout, K order, fragment prefetch and
-// instruction shape.
+// instruction shape (nhwc_cost.cpp).
 double nhwcCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 
 // Shared memory the kernel declares: A's and B's two stages, the bias row and the fragment table.
