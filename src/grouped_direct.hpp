@@ -51,7 +51,8 @@ std::string canImplementGroupedDirect(const KernelConfig& config, const DeviceIn
 // caller may still force one, and can_implement says whether it fits).
 std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& device, const ConvProblem& problem);
 
-// Relative cost in heuristicCost's units (multiply-adds done, times shape factors).
+// Relative cost in heuristicCost's units (multiply-adds done, times shape factors;
+// grouped_direct_cost.cpp).
 double groupedDirectCost(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 
 // The tuner's neighbours: each tile field halved or doubled.

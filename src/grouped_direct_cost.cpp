@@ -1,0 +1,185 @@
+// The grouped direct kernel's cost model (groupedDirectCost, grouped_direct.hpp): the heuristic's
+// estimate of a configuration's time from its loads, shared-memory reads and multiply-adds, with
+// the rules measured on the H200's five grouped layers (bench/RESULTS.md, bench/history/).
+#include <algorithm>
+#include <cmath>
+
+#include "config_select.hpp"  // workgroupSlots
+#include "grouped_direct.hpp"
+
+namespace vkconv::detail {
+
+namespace {
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+namespace {
+
+// Four or more outputs along a row and at most two down a column, read as 16-byte vectors
+// (groupedDirectCost's measured rules for these "vector strips").
+bool vectorStrips(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    return !d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28;
+}
+
+// Rows of 56 outputs on 16 threads of 4 (a tile 64 wide) instead of 14: the staged tiles that
+// groupedDirectCost ranks ahead by this factor, and fromMemoryFactor takes it back from.
+constexpr double kSixteenThreadRows = 0.85;
+bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    return vectorStrips(c, d, p) && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 &&
+           c.directThreadsW == 16;
+}
+
+// What reading windows and weights from memory does to a tile's cost, against the same tile
+// staged in shared memory. Measured on the H200 (kernel-lab, the same tiles both ways,
+// bench/RESULTS.md): it saves each workgroup the staging, the zeroing and a barrier a step, and
+// reads every window row from the L1 cache once per thread that needs it. It won where a group
+// has several input channels (a barrier each): ResNeXt's grouped 3x3, 4 channels a group,
+// 0.178 ms as thread 2x4 k4 against 0.234 staged (0.217 the best staged tile), but not with one
+// output row a thread (1x4 0.212 against 0.219, 1x8 0.256 against 0.217); and with whole small
+// planes, one output column a thread: dw 512/14 0.176 against 0.194; and at stride 2 with 4 or
+// more rows a thread and lanes at most 4 words apart: dw 64/112 s2 0.131 with 8 rows of one
+// output (56 threads a row), 0.136 with 4, 0.143 with 4 rows of 2, against 0.157 for the best
+// staged tile. It lost where a thread reads many taps or lanes lie 8 or more words apart
+// (ConvNeXt's 7x7 0.264-0.291 against 0.165, dw 64/112 s2 thread 1x4 0.215, 1x8 0.376), on
+// large planes at stride 1 (dw 32/112 0.126 against 0.119) and with fewer, wider threads on
+// small planes (dw 512/14 thread 8x2 0.258 against 0.235, 4x2 0.271 against 0.214).
+double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (d.isCpu()) return 1.2;  // not measured on CPU devices: the staged tile stays first there
+    if (p.kernelH * p.kernelW > 9) return 1.5;
+    if (p.strideH > 1 || p.strideW > 1) {
+        const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
+        // 14 rows a thread (a 29-row window): 0.43-0.48 ms against 0.131 with 8.
+        if (c.directRows > 8) return 1.5;
+        if (c.directRows == 8 && laneWords <= 2) return 0.6;
+        return c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5;
+    }
+    if (p.inChannels / p.groups > 1) {
+        // With the weights read as uniforms, rows of 14 threads (56 outputs) led the 16-thread rows
+        // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
+        // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, bench/RESULTS.md), so the
+        // staged tiles' factor for 16-thread rows is taken back here.
+        return (c.directRows >= 2 ? 0.76 : 1.1) / (sixteenThreadRows(c, d, p) ? kSixteenThreadRows : 1.0);
+    }
+    // Whole planes of one output channel leave through shared memory as one run (PLANES_OUT):
+    // dw 512/14 0.145 ms as thread 8x2 with 16 groups a workgroup (0.246 with each thread's words
+    // stored down its column), 0.157 as thread 8x1 with 8 (0.178). Fastest of the 120 such tiles
+    // timed: one thread a column strip two outputs wide down the whole plane (thread 14x2), 8
+    // threads a plane (the 16-wide tile: workgroups of whole subgroups), 4 or 8 planes a workgroup:
+    // 0.135 ms, against 0.141 with 16 planes, 0.144 with 7 threads a plane (the 14-wide tile),
+    // 0.138-0.140 for the next tiles and 0.149 for 7 rows a thread over 2 threads.
+    if (groupedDirectPlanesOut(c, p)) {
+        const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
+        if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
+            return 0.6;
+        return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
+    }
+    if (groupedDirectTile(c, p).tilesPerImage == 1 && c.directVecW == 1) return 0.91;
+    return 1.1;
+}
+
+}  // namespace
+
+double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (c.directFromMemory) {
+        KernelConfig staged = c;
+        staged.directFromMemory = false;
+        return groupedDirectCost(staged, d, p) * fromMemoryFactor(c, d, p);
+    }
+    // Not yet calibrated on a GPU. A model of one compute unit (NVIDIA's SM: 4 warp-wide FMAs a
+    // cycle, one shared-memory wavefront of 128 bytes a cycle, 16 bytes of DRAM bandwidth a cycle
+    // on the H200) against the layer's own floor; the result is in the GEMM kernels' unit
+    // (multiply-adds done, times what the layer takes over its floor), so that the two compare.
+    const GroupedDirectTile t = groupedDirectTile(c, p);
+    const double cG = double(p.inChannels / p.groups), kG = double(p.outChannels / p.groups);
+    const double taps = double(p.kernelH * p.kernelW);
+    const double kBlocks = std::ceil(kG / c.directChannels);
+    const double groupBlocks = std::ceil(double(p.groups) / (double(c.directGroups) * c.directGroupSteps));
+    const double workgroups = double(p.batch) * double(t.tilesPerImage) * kBlocks * groupBlocks;
+    const double threads = double(c.threads());
+    const double warps = std::ceil(threads / 32.0);
+    const double perThread = double(c.directRows * c.directVecW * c.directChannels);  // outputs a step
+    // Arithmetic, per warp and step, in cycles: FMAs; shared-memory wavefronts of the window
+    // reads (16-byte reads where VEC_W x stride is a multiple of 4, lanes VEC_W x stride words
+    // apart; else one word a read and that many lanes on a bank); the weights' 16-byte loads.
+    const double fma = perThread * taps / 4.0;
+    const uint64_t laneStride = uint64_t(c.directVecW) * p.strideW;
+    const double windowH = double((c.directRows - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1);
+    const uint64_t windowW = (c.directVecW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1;
+    const double rowReads = laneStride % 4 == 0 ? double((t.shift + windowW + 3) / 4) * 4.0 * double(laneStride / 4)
+                                                : double(windowW) * std::min<double>(double(laneStride), 32.0);
+    const double shared = windowH * rowReads + std::ceil(double(c.directChannels) * taps / 4.0);
+    const double arithmetic = std::max(fma, shared) + 0.3 * std::min(fma, shared);
+    const double computeCycles = workgroups * warps * double(t.steps) * arithmetic;
+    // Memory: the input (the halo again, mostly from L2, at a quarter) and output, once.
+    const double inBytes = double(p.inputElements()) * 4, outBytes = double(p.batch) * p.outChannels * p.outHeight() * p.outWidth() * 4;
+    const double needed = double(t.outH * p.strideH) * double(t.outW * p.strideW);
+    const double halo = std::max(0.0, double(t.inH * t.inW) / needed - 1.0);
+    double memoryCycles = (inBytes * (1.0 + 0.25 * halo) * kBlocks + outBytes) / 16.0;
+    // Latency: a compute unit keeps about 16 KB in flight to stream at full speed (calibrated on
+    // the H200's measurements of this kernel with one group a workgroup: 14 x 14 planes, about
+    // 7 KB in flight, took 2.9 times the memory floor; 112 x 112 planes, 37 KB, 1.44 times).
+    // Resident workgroups: at most 32 and 2048 threads (NVIDIA), the
+    // shared memory of four of the largest ones, and 64K registers (weights, accumulators, a
+    // window row, the next step's staged loads, about 24 for addresses).
+    const double staged = std::ceil(double(t.stepLoads) / threads);
+    const double registers = 24.0 + double((c.directChannels * uint64_t(taps) + 3) / 4 * 4) + perThread +
+                             double(windowW) + (t.steps > 1 ? staged : 0.0);
+    const double sharedBytes = std::max(1.0, double(groupedDirectSharedBytes(c, p)));
+    const double resident = std::max(1.0, std::floor(std::min({32.0, 2048.0 / threads, 4.0 * d.maxSharedMemoryBytes / sharedBytes,
+                                                                65536.0 / (std::min(registers, 255.0) * threads)})));
+    // One step's bytes per workgroup (the image's part of its tiles); without a next step to
+    // fetch they are in flight only while the workgroup waits for them, not while it computes.
+    const double stepBytes = double(c.directGroups) * double(std::min<uint64_t>(t.inH, uint64_t(p.height))) *
+                             double(std::min<uint64_t>(t.inW, uint64_t(p.width))) * 4.0;
+    const double inFlight = resident * stepBytes * (t.steps > 1 ? 1.0 : 0.5);
+    if (!d.isCpu()) memoryCycles /= std::min(1.0, inFlight / 16384.0);
+    const double floorCycles = std::max(double(p.batch) * p.outHeight() * p.outWidth() * p.outChannels * cG * taps / 128.0,
+                                        (inBytes + outBytes) / 16.0);
+    double factor = (std::max(computeCycles, memoryCycles) + 0.25 * std::min(computeCycles, memoryCycles)) / floorCycles;
+    // Past about 168 registers a thread a GPU compiler spills.
+    if (registers > 168) factor *= 1.0 + (registers - 168) / 64.0;
+    // NVIDIA's compiler sizes a kernel's register budget by how many of its workgroups fit
+    // maxComputeSharedMemorySize; past half of it the GEMM kernels lost a third of their speed
+    // (bench/RESULTS.md, heuristicCost's packed-loader rule).
+    if (!d.isCpu() && 2.0 * sharedBytes > d.maxSharedMemoryBytes) factor *= 1.45;
+    // Four or more outputs along a row and at most two down a column, read as 16-byte vectors
+    // from shared memory: on the H200 these led wherever a row holds several such strips
+    // (kernel-lab, bench/history/general-path.md: MobileNet's dw 32/112 0.118 ms against 0.141
+    // for the model's 8x1, ResNeXt's grouped 3x3 0.218-0.235 against 0.266, dw 64/112 stride 2
+    // 0.157 against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model,
+    // counting shared-memory wavefronts, ranks behind one output a row.
+    const bool strips = vectorStrips(c, d, p);
+    if (strips) factor *= 0.8;
+    // Among them, tiles that read at most 8 input rows (before the halo) led MobileNet's two
+    // 112x112 depthwise layers in every H200 run, against tiles of twice as many rows: dw 32/112
+    // 0.118-0.123 ms as 8x112 threads 28x4 against 0.124-0.125 as 16x112 threads 28x8, dw 64/112
+    // s2 0.157-0.160 as 4x56 threads 14x4 against 0.161 as 8x56 threads 14x8 (kernel-lab twice
+    // and the sweep of eab2b95, bench/RESULTS.md).
+    if (strips && t.outH * uint64_t(p.strideH) <= 8) factor *= 0.96;
+    // Among them, with four or more output channels a thread, eight outputs along one row led:
+    // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
+    // on the H200, twice: bench/history/general-path.md).
+    if (strips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
+    // Where a row takes 14 threads (56 outputs, 4 a thread), 16 threads a row (a tile 64 wide, two
+    // whole rows a subgroup) led by 3-4% in every tile height timed: ResNeXt's grouped 3x3 0.178 ms
+    // against 0.185 from memory, ConvNeXt's 7x7 0.165 against 0.170 staged (kernel-lab on the
+    // H200, bench/RESULTS.md). Rows of 28 threads (MobileNet's dw 32/112) stayed ahead of 32
+    // (0.119 against 0.131), so the rule stops at 14. The model counts the 8 columns past the row
+    // as work (1.14x), hence the factor: 0.97 / 1.14. (From memory with the weights as uniforms,
+    // 14 threads led on ResNeXt: fromMemoryFactor takes the factor back there.)
+    if (sixteenThreadRows(c, d, p)) factor *= kSixteenThreadRows;
+    // Steps of groups one after another, the next one's loads in flight: on the H200 every such
+    // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
+    // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
+    // still take one.
+    if (!d.isCpu() && c.directGroupSteps > 1) factor *= 1.1 + 0.05 * c.directGroupSteps;
+    // A grid that cannot fill the device: the units left idle.
+    const double slots = workgroupSlots(d);
+    const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *
+                        double(c.directGroups * c.directGroupSteps);  // multiply-adds done, padding included
+    return work * factor * (workgroups < slots ? slots / workgroups : 1.0);
+}
+
+}  // namespace vkconv::detail
