@@ -252,13 +252,11 @@ run_extra() {  # run_extra INDEX "KIND ARGS"
 
 # The CUDA twin (--twin): nvcc, a timed run, then one launch under Nsight Compute (the clocks left
 # alone, as ../shared/gpu/README.md asks), past the twin's 200 warm-up launches (a twin takes its
-# timed iterations first, then its own arguments). "$1" the binary to build, "$2" the twin's name,
-# the rest its arguments.
+# timed iterations first, then its own arguments). "$1" the binary to build, "$2" the twin's name
+# (checked when the arguments are read), the rest its arguments.
 TWIN_SCRIPT='
   ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
-  src=bench/gpu/twins/$2.cu
-  [[ -f $src ]] || { echo "no twin $src"; exit 1; }
-  nvcc -O3 -arch=sm_90 -Xptxas -v "$src" -o "$1" && "$1" 100 "${@:3}" || exit 1
+  nvcc -O3 -arch=sm_90 -Xptxas -v "bench/gpu/twins/$2.cu" -o "$1" && "$1" 100 "${@:3}" || exit 1
   [[ -n $ncu ]] || { echo "no ncu here"; exit 1; }
   "$ncu" --clock-control none --print-details all --launch-skip 205 --launch-count 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \

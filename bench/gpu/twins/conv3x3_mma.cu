@@ -126,22 +126,30 @@ __global__ void __launch_bounds__(THREADS) conv3x3(const uint4* __restrict__ in,
         for (int i = 0; i < 4; ++i) acc[i][j][0] = acc[i][j][2] = bias[n], acc[i][j][1] = acc[i][j][3] = bias[n + 1];
     }
     // Fragments of k step kk of a stage: A 4 of m16 x k16, B 8 of k16 x n8 (two per ldmatrix).
+    // Fragment i of the warp tile's A (m16 x k16), and pair j of its B (k16 x two n8), at K offset
+    // kk of a stage.
+    auto loadFragA = [&](uint32_t (&a)[4], int stage, int kk, int i) {
+        ldmatrixX4(a, sA(stage) + (warpM * 64 + i * 16 + lane % 16) * T::AROW + kk / 8 + lane / 16);
+    };
+    auto loadFragB = [&](uint32_t (&b)[4], int stage, int kk, int j) {
+        ldmatrixX4T(b, sB(stage) + (kk + lane % 16) * T::BROW + (warpN * 64 + j * 16) / 8 + lane / 16);
+    };
     auto loadFrags = [&](int stage, int kk, uint32_t (&a)[4][4], uint32_t (&b)[4][4]) {
 #pragma unroll
-        for (int i = 0; i < 4; ++i)
-            ldmatrixX4(a[i], sA(stage) + (warpM * 64 + i * 16 + lane % 16) * T::AROW + kk / 8 + lane / 16);
+        for (int i = 0; i < 4; ++i) loadFragA(a[i], stage, kk, i);
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
-            ldmatrixX4T(b[j], sB(stage) + (kk + lane % 16) * T::BROW + (warpN * 64 + j * 16) / 8 + lane / 16);
+        for (int j = 0; j < 4; ++j) loadFragB(b[j], stage, kk, j);
+    };
+    // Fragment pair (i, j)'s two multiply-adds.
+    auto multiplyPair = [&](const uint32_t (&a)[4], const uint32_t (&b)[4], int i, int j) {
+        mma(acc[i][2 * j], a, b[0], b[1]);
+        mma(acc[i][2 * j + 1], a, b[2], b[3]);
     };
     auto multiply = [&](const uint32_t (&a)[4][4], const uint32_t (&b)[4][4]) {
 #pragma unroll
         for (int i = 0; i < 4; ++i)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                mma(acc[i][2 * j], a[i], b[j][0], b[j][1]);
-                mma(acc[i][2 * j + 1], a[i], b[j][2], b[j][3]);
-            }
+            for (int j = 0; j < 4; ++j) multiplyPair(a[i], b[j], i, j);
     };
     // Fragment prefetch as the Vulkan kernel does it (multiplyHeldSlice): each held fragment is
     // reloaded from the next stage as soon as its last multiply is issued.
@@ -149,16 +157,12 @@ __global__ void __launch_bounds__(THREADS) conv3x3(const uint4* __restrict__ in,
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                mma(acc[i][2 * j], a[i], b[j][0], b[j][1]);
-                mma(acc[i][2 * j + 1], a[i], b[j][2], b[j][3]);
-            }
-            if (next) ldmatrixX4(a[i], sA(nextStage) + (warpM * 64 + i * 16 + lane % 16) * T::AROW + lane / 16);
+            for (int j = 0; j < 4; ++j) multiplyPair(a[i], b[j], i, j);
+            if (next) loadFragA(a[i], nextStage, 0, i);
         }
         if (next)
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
-                ldmatrixX4T(b[j], sB(nextStage) + (lane % 16) * T::BROW + (warpN * 64 + j * 16) / 8 + lane / 16);
+            for (int j = 0; j < 4; ++j) loadFragB(b[j], nextStage, 0, j);
     };
 
     if constexpr (VARIANT <= 1) {
