@@ -147,13 +147,14 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
     // workgroups or a shorter K the split was level or slower: 1024->512 at 14x14 (56) 0.011
     // against 0.012 in 2, 512->2048 at 7x7 (64) 0.011 against 0.013, and at batch 32 2048->512
     // at 7x7 0.041 either way (128x128 tiles in 4); canImplement still takes them. Besides, the
-    // deep 1x1 layers of deepPointwiseMidGrid (split_k.hpp).
+    // deep 1x1 layers of deepPointwiseMidGrid and deepPointwiseTwoSplits (split_k.hpp).
     if (!d.isCpu()) {
         KernelConfig smallTile;  // the 32x64 tiles the 1x1 rule counts in
         smallTile.bm = 32, smallTile.bn = 64;
         const TileGrid smallTiles = tileGrid(smallTile, d, p);
         const bool splitPointwise = smallTiles.workgroups <= smallTiles.units() / 4.0 && p.gemmK() >= 1024;
-        const bool deepPointwiseSplits = deepPointwiseMidGrid(p, smallTiles.units());
+        const bool deepPointwiseSplits =
+            deepPointwiseMidGrid(p, smallTiles.units()) || deepPointwiseTwoSplits(p, smallTiles.units());
         const bool pointwise = p.kernelH * p.kernelW == 1;
         const size_t unsplit = out.size();
         for (size_t i = 0; i < unsplit; ++i) {

@@ -8,7 +8,7 @@
 #include "config_select.hpp"  // tileGrid, computeUnitCount
 #include "nchw_input.hpp"     // nchwVectorLoads, preferredNchwTile: the 1x1 rules weigh the NCHW loader
 #include "nhwc_input.hpp"
-#include "split_k.hpp"        // deepPointwiseMidGrid, deepPointwiseNchwSplit
+#include "split_k.hpp"        // deepPointwiseMidGrid, deepPointwiseNchwSplit, deepPointwiseTwoSplits
 
 namespace vkconv::detail {
 
@@ -120,9 +120,15 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 0.030 against 0.032, 3x3/256 at 14x14 0.039 against 0.045; 1x1 512->2048 at 7x7 0.023
         // against 0.026. Not on strided layers over 512 channels: 3x3/512 at 14x14 stride 2
         // took 0.080 against 0.067 for 32x64x32 1x4 and 0.074 for 64x64x32 2x4.
+        // Split 2 ways on the deep 1x1 layers of deepPointwiseTwoSplits (split_k.hpp), where it
+        // led the unsplit tile by 9-15% (2048->512 at 7x7, batch 22-28: 0.0346 ms against 0.0406
+        // at batch 24, and the 128x128x16 tiles in 4 splits this model ranks next, within 4% of
+        // the unsplit one); a quarter off on top of the split's own charge (about 9% here).
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots;
-        if (quad && c.bm == 64 && c.bn == 64 && midGrid && c.splitK == 1 && !(strided && p.inChannels >= 512)) {
-            layout = 0.5;
+        const bool twoSplitDeepPointwise = c.splitK == 2 && deepPointwiseTwoSplits(p, grid.units());
+        if (quad && c.bm == 64 && c.bn == 64 && midGrid && (c.splitK == 1 || twoSplitDeepPointwise) &&
+            !(strided && p.inChannels >= 512)) {
+            layout = twoSplitDeepPointwise ? 0.375 : 0.5;
             // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
             if (c.tapsInner) layout *= 1.1;
         }

@@ -49,6 +49,11 @@ bool deepPointwiseNchwSplit(const ConvProblem& p, double units) {
     return deepPointwiseMidGrid(p, units) && pointwiseTiles64(p) >= 0.75 * units;
 }
 
+bool deepPointwiseTwoSplits(const ConvProblem& p, double units) {
+    const double tiles = pointwiseTiles64(p);
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles > units && tiles <= 1.5 * units;
+}
+
 double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
     if (c.splitK <= 1) return 1.0;
     // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split

@@ -43,6 +43,13 @@ bool deepPointwiseMidGrid(const ConvProblem& problem, double units);
 // 12 0.0266 against 0.0256).
 bool deepPointwiseNchwSplit(const ConvProblem& problem, double units);
 
+// A 1x1 convolution over K >= 2048 input channels whose unsplit 64x64 tiles make one to one and a
+// half workgroups a compute unit (`units`): ResNet-50's 2048->512 at 7x7 at batch 22-28. There the
+// unsplit pick's own 64x64x16 tiles on 2x2 subgroups with fragment prefetch, in 2 splits, led it by
+// 9-15% (0.0346 ms against 0.0406 at batch 24); in 4 splits they lost, and from 1.5 (batch 32,
+// 200 tiles) the unsplit tile leads (H200, bench/RESULTS.md).
+bool deepPointwiseTwoSplits(const ConvProblem& problem, double units);
+
 // The heuristic's charge for splitting (on top of the channels-last cost models, whose grid
 // counts the splits' workgroups): the partial tiles written and read back, and the reduce pass.
 double splitKCostFactor(const KernelConfig& config, const ConvProblem& problem);

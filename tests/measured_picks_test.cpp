@@ -173,8 +173,15 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw split-k 4"},
         {"1x1 2048->512 at 7x7, batch 18", layer(18, 2048, 7, 512, 1, 1, 0),
          "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw split-k 4"},
-        // Past the window (152 tiles at batch 24) no split: 0.0402 ms, 128x128x16 in 4 splits 0.0385.
+        // Past the window, up to 1.5 units of 64x64 tiles (136-176 at batch 22-28), 64x64x16 2x2
+        // with prefetch in 2 splits: batch 24 0.0346 ms against 0.0406 unsplit, 0.0417 in 4 splits
+        // and 0.0385 for 128x128x16 in 4; batch 28 0.0355 against 0.0404. At batch 32 (200 tiles)
+        // unsplit: 0.0412 against 0.0420 in 2 splits (H200).
         {"1x1 2048->512 at 7x7, batch 24", layer(24, 2048, 7, 512, 1, 1, 0),
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch split-k 2 sg32"},
+        {"1x1 2048->512 at 7x7, batch 28", layer(28, 2048, 7, 512, 1, 1, 0),
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch split-k 2 sg32"},
+        {"1x1 2048->512 at 7x7, batch 32", layer(32, 2048, 7, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
         {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         {"1x1 512->2048 at 7x7, batch 4", layer(4, 512, 7, 2048, 1, 1, 0), "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
