@@ -18,6 +18,19 @@ double channelsLastTileFactor(const KernelConfig& c) {
     return 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
 }
 
+namespace {
+// Whether 128x128 tiles, two workgroups a compute unit, make more than one wave and their last
+// wave a fifth full or more, while 64x128 tiles, three a unit, end in as many waves.
+bool squareTileTailFilled(const DeviceInfo& d, const ConvProblem& p) {
+    const double units = computeUnitCount(d);
+    const double nTiles = std::ceil(double(p.gemmN()) / 128);
+    const double squareWaves = std::ceil(double(p.gemmM()) / 128) * nTiles / (2 * units);
+    const double narrowWaves = std::ceil(double(p.gemmM()) / 64) * nTiles / (3 * units);
+    return squareWaves > 1.0 && squareWaves - std::floor(squareWaves) >= 0.2 &&
+           std::ceil(narrowWaves) == std::ceil(squareWaves);
+}
+}  // namespace
+
 double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     const TileGrid grid = tileGrid(c, d, p);
     // Work on the padded K (C rounded up to BK per tap).
@@ -130,6 +143,21 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
             !(strided && p.inChannels >= 512)) {
             layout = twoSplitDeepPointwise ? 0.375 : 0.5;
             // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
+            if (c.tapsInner) layout *= 1.1;
+        }
+        // Where the square tiles' grid ends in a last wave a fifth full or more (two
+        // workgroups an SM, 255 registers) and 64x128x16 on 2x2 subgroups (150 registers, three
+        // an SM) ends in as many waves, the smaller tile led, channel-major, on every 3x3 layer
+        // timed (kernel-lab on the H200, bench/RESULTS.md): ResNet-50's 3x3/128 at 28x28, batch
+        // 56-64 (1.30-1.48 waves of the square tile) 0.0821-0.0837 ms against 0.0856-0.0876,
+        // batch 96 (2.23) 0.1217 against 0.1270; 3x3/256 at 14x14, batch 112-128, 0.1442-0.1488
+        // against 0.1509-0.1534; 3x3/512 at 7x7, batch 224-256, 0.2619-0.2638 against 0.2757-0.2774;
+        // the strided 3x3/256 and 3x3/128 at 1.48 waves 0.1788 against 0.1887 and 0.1147 against
+        // 0.1228; its taps-inner order 1-3% behind. With a nearly empty last wave the square tile
+        // led (3x3/128 at batch 44-48, 1.02-1.11 waves: 0.0725 against 0.0791) or came level, and
+        // where the smaller tile takes a wave more it lost 16-27% (batch 72-80, 112-128).
+        if (quad && c.bm == 64 && c.bn == 128 && c.splitK == 1 && taps && squareTileTailFilled(d, p)) {
+            layout = 0.6;
             if (c.tapsInner) layout *= 1.1;
         }
         // Split into one or two workgroups an SM (the registers of these tiles let two run on

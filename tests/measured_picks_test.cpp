@@ -222,6 +222,21 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // 64x64x32 2x4 0.079.
         {"3x3/512 at 7x7, batch 32", layer(32, 512, 7, 512, 3, 1, 1),
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 4"},
+        // Past a wave of the square prefetch tile (two workgroups an SM), a last wave a fifth full
+        // or more: 64x128x16 2x2 with prefetch (three an SM) where it ends in as many waves.
+        // 3x3/128 at 28x28, batch 56: 0.0821 ms against 0.0856; batch 48 (a last wave a tenth
+        // full) 0.0791 against 0.0725, batch 72 (a wave more) 0.1161 against 0.0888. 3x3/256 at
+        // 14x14, batch 112: 0.1442 against 0.1509; 3x3/512 at 7x7, batch 224: 0.2619 against 0.2757.
+        {"3x3/128 at 28x28, batch 56", layer(56, 128, 28, 128, 3, 1, 1),
+         "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        {"3x3/128 at 28x28, batch 48", layer(48, 128, 28, 128, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        {"3x3/128 at 28x28, batch 72", layer(72, 128, 28, 128, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        {"3x3/256 at 14x14, batch 112", layer(112, 256, 14, 256, 3, 1, 1),
+         "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        {"3x3/512 at 7x7, batch 224", layer(224, 512, 7, 512, 3, 1, 1),
+         "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
         // Batch 16. 3x3/512 at 7x7: in 8 splits (28 tiles, 224 workgroups) 0.037 ms; in 4
         // 0.041, in 2 0.060; 64x64x32 2x4 0.055, 64x64x16 2x2 with prefetch 0.061.
         {"3x3/512 at 7x7, batch 16", layer(16, 512, 7, 512, 3, 1, 1),
