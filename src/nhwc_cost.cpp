@@ -137,7 +137,14 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // led the unsplit tile by 9-15% (2048->512 at 7x7, batch 22-28: 0.0346 ms against 0.0406
         // at batch 24, and the 128x128x16 tiles in 4 splits this model ranks next, within 4% of
         // the unsplit one); a quarter off on top of the split's own charge (about 9% here).
-        const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots;
+        // Not on stride-1 3x3 layers of 128+ output channels whose 128x128 tiles alone make nine
+        // tenths of a unit or more: there the square tile led unsplit (H200, bench/RESULTS.md:
+        // 3x3/256 at 14x14, batch 40, 124 tiles, 0.049 ms against 0.064 for 64x64x16; 3x3/128 at
+        // 28x28, batch 20, 123 tiles, 0.0320 against 0.0369). Its stride-2 twin kept 64x64x16
+        // (0.0477 against 0.0524).
+        const double squareTiles = std::ceil(double(p.gemmM()) / 128) * std::ceil(double(p.gemmN()) / 128);
+        const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots &&
+                             !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
         const bool twoSplitDeepPointwise = c.splitK == 2 && deepPointwiseTwoSplits(p, grid.units());
         if (quad && c.bm == 64 && c.bn == 64 && midGrid && (c.splitK == 1 || twoSplitDeepPointwise) &&
             !(strided && p.inChannels >= 512)) {
@@ -170,8 +177,13 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // costs (partials, reduce, each workgroup's start and epilogue) weigh more: 3x3/128 at
         // 28x28, batch 16, in 2 (196) 0.035 against 0.030 for 64x64.
         const bool deepK = p.gemmK() >= 2048;
+        // A split that makes just a unit's worth over a K share of 1024+ ranks behind one that
+        // makes two workgroups a unit (3x3/512 at 7x7, H200, bench/RESULTS.md: batch 38 in 4
+        // splits, 240 workgroups, 0.0526 ms against 0.0615 in 2; batch 20 in 8 0.0379 against 0.0417
+        // in 4); over shorter shares it came level (3x3/256 at 14x14, batch 10, in 4 splits 0.0276
+        // against 0.0279 in 8).
         if (square && deepK && c.splitK > 1 && grid.workgroups >= grid.units() && grid.workgroups <= 2 * grid.units())
-            layout = 0.5;
+            layout = grid.workgroups <= grid.units() && p.gemmK() / c.splitK >= 1024 ? 0.6 : 0.5;
     }
     // Split to one workgroup on every unit over a 3x3 of 512+ channels (K >= 4096), 128x128x32 on
     // 2x4 subgroups of 16x8x16 fragments led the 128x128x16 2x2 prefetch tiles: 181 registers, one
@@ -183,8 +195,12 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.0602 against 0.0597, in 8 at batch 4 (64) 0.0279 against 64x64x32's 0.0244 and 0.0260
     // against 0.0249; with more workgroups too: in 8 at batch 16 (224) 0.0461 against 0.0372, and
     // over 256 channels at batch 8 (208) 0.0313 against 0.0259.
-    const bool oneWaveDeep = taps && p.gemmK() >= 4096 && c.splitK > 1 && grid.workgroups >= 0.9 * grid.units() &&
-                             grid.workgroups <= grid.units();
+    // At stride 1 only in 8 splits: with fewer the prefetch tiles in twice the splits (two
+    // workgroups a unit) led, 3x3/512 at 7x7 at batch 20 in 8 0.0379 ms against 0.0404 in 4, at
+    // batch 38 in 4 0.0526 against 0.0643 in 2; at stride 2 in 4 splits still 0.0382 against 0.0416
+    // (batch 20), in 2 no longer (batch 40: 0.0708 against 0.0640; H200, bench/RESULTS.md).
+    const bool oneWaveDeep = taps && p.gemmK() >= 4096 && c.splitK >= (strided ? 4u : 8u) &&
+                             grid.workgroups >= 0.9 * grid.units() && grid.workgroups <= grid.units();
     const bool eightWarpsDeep = c.bm == 128 && c.bn == 128 && c.bk == 32 && c.warpsM == 2 && c.warpsN == 4 &&
                                 c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
     if (oneWaveDeep && eightWarpsDeep && !c.fragmentPrefetch) layout = 0.4;

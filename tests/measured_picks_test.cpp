@@ -237,6 +237,21 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
         {"3x3/512 at 7x7, batch 224", layer(224, 512, 7, 512, 3, 1, 1),
          "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
+        // Batch 20 and 40 (H200): 3x3/512 at 7x7 in 8 splits at batch 20 (256 workgroups) 0.0379
+        // ms, 128x128x32 2x4 in 4 0.0404; at batch 40 in 4 (256) 0.053, in 2 0.062, 128x128x32 2x4
+        // in 2 0.064; the stride-2 twin at batch 40 in 4 0.0640, 128x128x32 2x4 in 2 0.0708, while at
+        // batch 20 128x128x32 2x4 in 4 led, 0.0382 against 0.0416. 3x3/128 at 28x28, batch 20 (123
+        // tiles of 128x128): 0.0320 ms against 0.0369 for 64x64x16.
+        {"3x3/512 at 7x7, batch 20", layer(20, 512, 7, 512, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 8"},
+        {"3x3/512 at 7x7, batch 40", layer(40, 512, 7, 512, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 4"},
+        {"3x3/512 at 14x14 stride 2, batch 40", layer(40, 512, 14, 512, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 4"},
+        {"3x3/512 at 14x14 stride 2, batch 20", layer(20, 512, 14, 512, 3, 2, 1),
+         "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc taps-inner split-k 4"},
+        {"3x3/128 at 28x28, batch 20", layer(20, 128, 28, 128, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
         // Batch 16. 3x3/512 at 7x7: in 8 splits (28 tiles, 224 workgroups) 0.037 ms; in 4
         // 0.041, in 2 0.060; 64x64x32 2x4 0.055, 64x64x16 2x2 with prefetch 0.061.
         {"3x3/512 at 7x7, batch 16", layer(16, 512, 7, 512, 3, 1, 1),
