@@ -139,8 +139,16 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 14x14, batch 32 (196 workgroups), against 0.038 for 32x64x32 (784); 512->256 at 28x28,
     // batch 8, 0.018 against 0.021; 512->128 at 28x28, batch 16, 0.018 against 0.022. With fewer
     // workgroups than units it lost or came level: 1024->256 at batch 16 (98) 0.025 against 0.021,
-    // at batch 8 (49) 0.025 against 0.017; 512->256 at batch 4 (49) 0.016 against 0.013.
-    if (preferred && grid.workgroups >= grid.units()) underfill = 1.0;
+    // at batch 8 (49) 0.025 against 0.017; 512->256 at batch 4 (49) 0.016 against 0.013. At
+    // stride 1 from 0.85 of a unit, where the smaller tiles' grid passes three workgroups an SM
+    // and their second wave costs them 17-41% (H200, bench/RESULTS.md): 1024->256 at batch 18 (112
+    // workgroups) 0.0254 against 0.0358 for 32x64x32, batch 20 (124) 0.0258 against 0.0361;
+    // 1024->512 at batch 9-10 (112-124) 0.0257-0.0259 against 0.0355-0.0360; 512->128 at 28x28,
+    // batch 9-10, 0.0155-0.0157 against 0.0190-0.0204; 512->256 at batch 5 (124) 0.0155 against
+    // 0.0204. The strided 1024->2048 at batch 8 kept the channels-last kernel's 128x64x32 (0.0262
+    // against 0.0334 here).
+    const bool strided = p.strideH > 1 || p.strideW > 1;
+    if (preferred && grid.workgroups >= (strided ? 1.0 : 0.85) * grid.units()) underfill = 1.0;
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
     // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
     // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's

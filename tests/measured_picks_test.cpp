@@ -299,6 +299,12 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // against 0.013.
         {"1x1 1024->256 at 14x14, batch 32", layer(32, 1024, 14, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 1024->256 at 14x14, batch 16", layer(16, 1024, 14, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // From 0.85 of a unit of 64x128 tiles, where 32x64x32 passes three workgroups an SM:
+        // 1024->256 at batch 20 (124) 0.0258 ms against 0.0361; 1024->512 at batch 10 0.0257
+        // against 0.0360; 512->256 at 28x28, batch 5, 0.0155 against 0.0204 (H200).
+        {"1x1 1024->256 at 14x14, batch 20", layer(20, 1024, 14, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->512 at 14x14, batch 10", layer(10, 1024, 14, 512, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 5", layer(5, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 512->256 at 28x28, batch 8", layer(8, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 512->256 at 28x28, batch 4", layer(4, 512, 28, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
         // 64->64 at 56x56: batch 8 (392 workgroups of 64x64) 64x64x16 0.0081 ms, 32x64x32 0.0092;
