@@ -149,9 +149,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
     // at 7x7 0.041 either way (128x128 tiles in 4); canImplement still takes them. Besides, the
     // deep 1x1 layers of deepPointwiseMidGrid and deepPointwiseTwoSplits (split_k.hpp).
     if (!d.isCpu()) {
-        KernelConfig smallTile;  // the 32x64 tiles the 1x1 rule counts in
-        smallTile.bm = 32, smallTile.bn = 64;
-        const TileGrid smallTiles = tileGrid(smallTile, d, p);
+        const TileGrid smallTiles = tileGrid(32, 64, d, p);  // the 32x64 tiles the 1x1 rule counts in
         const bool splitPointwise = smallTiles.workgroups <= smallTiles.units() / 4.0 && p.gemmK() >= 1024;
         const bool deepPointwiseSplits =
             deepPointwiseMidGrid(p, smallTiles.units()) || deepPointwiseTwoSplits(p, smallTiles.units());
@@ -219,6 +217,12 @@ TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem&
     g.workgroups = g.mTiles * g.nTiles * double(p.groups) * double(std::max(c.splitK, 1u));
     g.slots = workgroupSlots(d);
     return g;
+}
+
+TileGrid tileGrid(uint32_t bm, uint32_t bn, const DeviceInfo& d, const ConvProblem& p) {
+    KernelConfig tile;
+    tile.bm = bm, tile.bn = bn;
+    return tileGrid(tile, d, p);
 }
 
 bool smallGridWarpsFavoured(const KernelConfig& c, const TileGrid& grid) {

@@ -19,19 +19,12 @@ double channelsLastTileFactor(const KernelConfig& c) {
 }
 
 namespace {
-// The unsplit grid of BM x BN tiles.
-TileGrid gridOf(uint32_t bm, uint32_t bn, const DeviceInfo& d, const ConvProblem& p) {
-    KernelConfig tile;
-    tile.bm = bm, tile.bn = bn;
-    return tileGrid(tile, d, p);
-}
-
 // Whether 128x128 tiles, two workgroups a compute unit, make more than one wave and their last
 // wave a fifth full or more, while 64x128 tiles, three a unit, end in as many waves.
 bool squareTileTailFilled(const DeviceInfo& d, const ConvProblem& p) {
     const double units = computeUnitCount(d);
-    const double squareWaves = gridOf(128, 128, d, p).workgroups / (2 * units);
-    const double narrowWaves = gridOf(64, 128, d, p).workgroups / (3 * units);
+    const double squareWaves = tileGrid(128, 128, d, p).workgroups / (2 * units);
+    const double narrowWaves = tileGrid(64, 128, d, p).workgroups / (3 * units);
     return squareWaves > 1.0 && squareWaves - std::floor(squareWaves) >= 0.2 &&
            std::ceil(narrowWaves) == std::ceil(squareWaves);
 }
@@ -148,7 +141,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 3x3/256 at 14x14, batch 40, 124 tiles, 0.049 ms against 0.064 for 64x64x16; 3x3/128 at
         // 28x28, batch 20, 123 tiles, 0.0320 against 0.0369). Its stride-2 twin kept 64x64x16
         // (0.0477 against 0.0524).
-        const double squareTiles = gridOf(128, 128, d, p).workgroups;
+        const double squareTiles = tileGrid(128, 128, d, p).workgroups;
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots &&
                              !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
         const bool twoSplitDeepPointwise = c.splitK == 2 && deepPointwiseTwoSplits(p, grid.units());
