@@ -25,7 +25,7 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d) {
 
 }  // namespace
 
-NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
+NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
     // the best tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
     // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
@@ -37,35 +37,55 @@ NchwTile preferredNchwTile(const ConvProblem& p, double slots) {
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
     // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
     const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
-    uint32_t bn = wideOutput ? 128 : p.gemmN() <= 64 ? 64 : p.gemmN() <= 128 ? 128 : 256;
-    // BN 256 only where its 64-row tiles make a full wave of the slots; under it BN 128, whose
-    // three workgroups an SM (80 registers) against two fill the units (kernel-lab on the H200,
-    // bench/RESULTS.md): 512->256 at 28x28 took 0.024 ms as 64x128x16 against 0.029 as
-    // 64x256x16 at batch 16 (196 workgroups of 64x256), 0.051 against 0.060 at batch 32 (392),
-    // 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102 at batch 64
-    // (392), 0.171 against 0.158 at batch 128 (784).
-    if (bn == 256 && std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) * p.groups < slots)
-        bn = 128;
-    // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
-    // the H200, bench/RESULTS.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
-    // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
-    // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
-    // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
-    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
-    if (bn == 64 && p.inChannels >= 128) return {128, 64, 16, 2, 2};
+    const bool strided = p.strideH > 1 || p.strideW > 1;
     // Strided over at most 256 input channels (scalar loads), BN 128 on 1x4 subgroups: ResNet-50's
     // 256->512 downsample at 56x56 took 0.0384 ms at batch 16 against 0.0419 on 2x4 and 0.0191
     // against 0.0199 at batch 8 (kernel-lab on the H200, bench/RESULTS.md). At stride 1 (vector
     // loads) 1x4 lost or came level on all nine 1x1 layers timed (512->128 at 28x28, batch 32,
     // 0.0370 against 0.0310; 256->1024 at 14x14 0.0311 against 0.0319), and with BN 256 (batch
     // 32-64 of the same downsample) 2x4 led (0.0674 ms against 0.0699 at batch 32).
-    const bool strided = p.strideH > 1 || p.strideW > 1;
-    if (bn == 128 && strided && p.inChannels <= 256) return {64, 128, 16, 1, 4};
-    return {64, bn, 16, 2, 4};
+    const NchwTile narrow = strided && p.inChannels <= 256 ? NchwTile{64, 128, 16, 1, 4} : NchwTile{64, 128, 16, 2, 4};
+    const NchwTile wide{64, 256, 16, 2, 4};
+    // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
+    // the H200, bench/RESULTS.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
+    // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
+    // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
+    // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
+    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
+    if (p.gemmN() <= 64) return p.inChannels >= 128 ? NchwTile{128, 64, 16, 2, 2} : NchwTile{64, 64, 16, 2, 4};
+    if (p.gemmN() <= 128) return narrow;
+    // Over 128 output channels BN 128 or 256 by the waves each grid takes: three workgroups an SM
+    // of 64x128 (80 registers at 2x4, 160 at 1x4), two of 64x256 (128 registers). A last wave,
+    // however empty, cost half a full one or more, so where the wide tiles end in fewer waves
+    // they led, by 4-35%, at every batch timed (kernel-lab on the H200, bench/RESULTS.md):
+    // 512->256 at 28x28, batch 17-21 and 33-41, 0.0289-0.0335 and 0.0599-0.0622 ms against
+    // 0.0384-0.0456 and 0.0636-0.0700; 1024->512 at 14x14, batch 34-43 and 80, 0.0514-0.0568 and
+    // 0.1049 against 0.0681-0.0794 and 0.1206; 1024->256 at 14x14, batch 80 and 160, 0.0585 and
+    // 0.1136 against 0.0806 and 0.1284; 256->1024 at 14x14, batch 17-21 and 33-41, 0.0204-0.0217
+    // and 0.0361-0.0411 against 0.0270-0.0288 and 0.0378-0.0455; 128->512 at 28x28, batch 9-20,
+    // 64->256 at 56x56, batch 5-10; the strided 256->512 at 56x56, batch 9-10, 17-20 and 26-28,
+    // 0.0206-0.0659 against 0.0316-0.0700 on 1x4. In as many waves the narrow tile led or came
+    // level at every batch timed (the same layers at batch 16, 22, 32, 44-46; 1024->256 at 32-48;
+    // 128->512 at 8 and 11; 64->256 at 4 and 6; the downsample at 16 and 22-24, 0.0546 ms
+    // against 0.0605-0.0637).
+    const double units = computeUnitCount(d);
+    const double mTiles = std::ceil(double(p.gemmM()) / 64);
+    const double narrowWaves = std::ceil(mTiles * std::ceil(double(p.gemmN()) / 128) / (3 * units));
+    const double wideWaves = std::ceil(mTiles * std::ceil(double(p.gemmN()) / 256) / (2 * units));
+    const bool fewerWaves = wideWaves < narrowWaves;
+    if (narrow.warpsM == 1) return fewerWaves ? wide : narrow;
+    // Past the slots the wave count matters less than the tiles' own speed: BN 256 there, its
+    // 64-row tiles' full wave of the slots (kernel-lab on the H200, bench/RESULTS.md): 512->256
+    // at 28x28 took 0.051 ms as 64x128x16 against 0.060 as 64x256x16 at batch 32 (392 workgroups
+    // of 64x256), 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102
+    // at batch 64 (392), 0.171 against 0.158 at batch 128 (784). Where the output channels are
+    // wide, BN 128 past the slots (above), BN 256 by the waves only under them.
+    const bool fullWave = mTiles * std::ceil(double(p.gemmN()) / 256) >= workgroupSlots(d);
+    return (wideOutput ? fewerWaves && !fullWave : fewerWaves || fullWave) ? wide : narrow;
 }
 
-double preferredNchwWorkgroups(const ConvProblem& p, double slots) {
-    const NchwTile tile = preferredNchwTile(p, slots);
+double preferredNchwWorkgroups(const ConvProblem& p, const DeviceInfo& d) {
+    const NchwTile tile = preferredNchwTile(p, d);
     return std::ceil(double(p.gemmM()) / tile.bm) * std::ceil(double(p.gemmN()) / tile.bn);
 }
 
@@ -129,7 +149,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (d.isCpu()) return work * (1.0 + fragM * fragN / 4.0) * 0.9 * underfill;
     // The channels-last kernel's H200 calibration without its packing pass.
     double factor = channelsLastTileFactor(c);
-    const NchwTile ideal = preferredNchwTile(p, grid.slots);
+    const NchwTile ideal = preferredNchwTile(p, d);
     const bool preferred = c.bm == ideal.bm && c.bn == ideal.bn && c.bk == ideal.bk && c.warpsM == ideal.warpsM &&
                            c.warpsN == ideal.warpsN;
     factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;
@@ -172,7 +192,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // took 0.0081 ms as 64x64x16 against 0.0092 for 32x64x32; at batch 4 (196) 0.0071 against
     // 0.0062 (kernel-lab on the H200, bench/RESULTS.md).
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64 &&
-        preferredNchwWorkgroups(p, grid.slots) < 2.0 * grid.units())
+        preferredNchwWorkgroups(p, d) < 2.0 * grid.units())
         factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
     // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or with
     // scalar loads, up to two workgroups a unit (kernel-lab on the H100,

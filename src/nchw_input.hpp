@@ -24,16 +24,16 @@ std::string nchwProblemSupport(const ConvProblem& problem);
 bool nchwVectorLoads(const ConvProblem& problem);
 
 // The NCHW loader's tile that ran fastest, or within 4% of the fastest, on the 1x1 layers timed
-// (BM x BN x BK on warpsM x warpsN subgroups of 16x16x16 fragments), for a device running `slots`
-// workgroups at once (workgroupSlots). nchwCost ranks it first; the channels-last kernel's cost
-// measures its own small- and mid-grid rules against its grid.
+// (BM x BN x BK on warpsM x warpsN subgroups of 16x16x16 fragments) on `device`, whose compute
+// units and slots (workgroupSlots) set the waves its grid takes. nchwCost ranks it first; the
+// channels-last kernel's cost measures its own small- and mid-grid rules against its grid.
 struct NchwTile {
     uint32_t bm, bn, bk, warpsM, warpsN;
 };
-NchwTile preferredNchwTile(const ConvProblem& problem, double slots);
+NchwTile preferredNchwTile(const ConvProblem& problem, const DeviceInfo& device);
 // The workgroups the preferred tile's grid holds (the loader serves groups 1 only): the other
 // cost rules draw their lines on it.
-double preferredNchwWorkgroups(const ConvProblem& problem, double slots);
+double preferredNchwWorkgroups(const ConvProblem& problem, const DeviceInfo& device);
 
 // A 1x1 GEMM small enough that its time is a few workgroups' latency: at most 2M multiply-adds a
 // compute unit over K < 2048, 1M over a deeper K (batch 1-4 of ResNet-50's deep and strided 1x1

@@ -140,9 +140,13 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // tenths of a unit or more: there the square tile led unsplit (H200, bench/RESULTS.md:
         // 3x3/256 at 14x14, batch 40, 124 tiles, 0.049 ms against 0.064 for 64x64x16; 3x3/128 at
         // 28x28, batch 20, 123 tiles, 0.0320 against 0.0369). Its stride-2 twin kept 64x64x16
-        // (0.0477 against 0.0524).
+        // (0.0477 against 0.0524). On 1x1 layers the NCHW loader reads with vectors, only up to
+        // three workgroups an SM: past them the second wave cost it 14-20% and the NCHW loader's
+        // preferred tile, one wave, led (1024->512 at 14x14, batch 17-20, 417-496 workgroups:
+        // 0.0314-0.0318 ms against 0.0359-0.0371; at 16, 392, 0.0300 against 0.0314).
         const double squareTiles = tileGrid(128, 128, d, p).workgroups;
-        const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups < grid.slots &&
+        const double midGridEnd = !taps && nchwVectorLoads(p) ? 3 * computeUnitCount(d) : grid.slots - 1;
+        const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups <= midGridEnd &&
                              !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
         const bool twoSplitDeepPointwise = c.splitK == 2 && deepPointwiseTwoSplits(p, grid.units());
         if (quad && c.bm == 64 && c.bn == 64 && midGrid && (c.splitK == 1 || twoSplitDeepPointwise) &&
@@ -262,7 +266,11 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 64x64x32 had been timed, 0.066), at batch 64 0.087 against 0.102, at batch 128 64x256x16
     // 0.158 against 0.170; 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both. (512->512 at
     // 14x14, batch 32, 392 of 64x128, which this kernel's 0.030 ms had led against the NCHW
-    // loader's 0.037 then, now takes the NCHW loader's 64x128x16 untimed.)
+    // loader's 0.037 then, now takes the NCHW loader's 64x128x16 untimed.) With vector loads
+    // only up to three 64x64 workgroups an SM, where the 64x64 prefetch tile's mid-grid rule ends
+    // (above): past it the NCHW loader's tile led 128x128x16 2x2 prefetch, 1024->512 at batch
+    // 17-20 0.0314-0.0318 ms against 0.0337-0.0342, at batch 34-42 (64x256) 0.0514-0.0565
+    // against 0.0526-0.0600.
     // None of these where the whole GEMM is at most 2M multiply-adds a unit over K < 2048 (1M over
     // a deeper K), batch 1-4 of ResNet-50's deep and strided 1x1 layers: the layer's time is then a
     // few workgroups' latency, and the packing pass's dispatch adds to it (kernel-lab on the H100,
@@ -283,13 +291,17 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // against 0.1340. Outside it this kernel led or came level: batch 4 (196) 0.0147 against
     // 0.0153, batch 128 (3136) 0.2546 against 0.2560, batch 256 (6272) 0.4937 against 0.5075. Over
     // 512 channels it led: 512->1024 at 28x28, batch 32, 0.0721 against the NCHW loader's 0.0779,
-    // 1024->2048 at 14x14 0.051 against 0.105.
+    // 1024->2048 at 14x14 0.051 against 0.105. The lower line counts 64x128 tiles, whichever the
+    // preferred one: at batch 9-10 that tile is 64x256 (222-246 workgroups, one wave), which took
+    // 0.0206-0.0214 ms against 0.0230-0.0242 here (H200, bench/RESULTS.md).
     if (p.kernelH * p.kernelW == 1) {
-        const double nchwGrid = preferredNchwWorkgroups(p, grid.slots);
+        const double nchwGrid = preferredNchwWorkgroups(p, d);
         const bool tiny = tinyPointwise(p, grid.units());
-        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < 2 * grid.units();
+        const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < 2 * grid.units() &&
+                                 (!nchwVectorLoads(p) || tileGrid(64, 64, d, p).workgroups <= 3 * computeUnitCount(d));
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
-        const bool shallowSubsample = p.gemmK() <= 256 && nchwGrid >= 2 * grid.units() && nchwGrid <= 4 * grid.slots;
+        const bool shallowSubsample = p.gemmK() <= 256 && tileGrid(64, 128, d, p).workgroups >= 2 * grid.units() &&
+                                      nchwGrid <= 4 * grid.slots;
         const bool subsample = nhwcSubsamples(p) && !shallowSubsample;
         factor *= !tiny && (subsample || scalarWide || deepMidGrid) ? 0.8 : 3.0;
     }

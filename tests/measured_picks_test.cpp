@@ -307,6 +307,39 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 512->256 at 28x28, batch 5", layer(5, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 512->256 at 28x28, batch 8", layer(8, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 512->256 at 28x28, batch 4", layer(4, 512, 28, 256, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // Over 128 output channels, BN 256 where its grid (two workgroups an SM) ends in fewer
+        // waves than BN 128's (three an SM), BN 128 in as many (H200): 512->256 at 28x28, batch
+        // 17-21, 64x256x16 0.0289-0.0335 ms against 0.0384-0.0456, batch 22 0.0522 against 0.0469;
+        // 1024->512 at 14x14, batch 34-43, 0.0514-0.0568 against 0.0681-0.0794, batch 44-46
+        // 0.0907-0.0934 against 0.0800-0.0821; 128->512 at 28x28, batch 9-20; 64->256 at 56x56,
+        // batch 5 and 9-10; 1024->256 at 14x14, batch 80 and 160 (0.0585 and 0.1136 against
+        // 0.0806 and 0.1284), with 32-48 on 64x128 (0.0310-0.0443 against 0.0347-0.0530);
+        // 256->1024 at 14x14, batch 17-21 and 33-41 (0.0204-0.0411 against 0.0270-0.0455).
+        {"1x1 512->256 at 28x28, batch 19", layer(19, 512, 28, 256, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 22", layer(22, 512, 28, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 512->256 at 28x28, batch 37", layer(37, 512, 28, 256, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->512 at 14x14, batch 40", layer(40, 1024, 14, 512, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->512 at 14x14, batch 44", layer(44, 1024, 14, 512, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->512 at 14x14, batch 80", layer(80, 1024, 14, 512, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 128->512 at 28x28, batch 9", layer(9, 128, 28, 512, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 128->512 at 28x28, batch 11", layer(11, 128, 28, 512, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 64->256 at 56x56, batch 5", layer(5, 64, 56, 256, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 64->256 at 56x56, batch 6", layer(6, 64, 56, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->256 at 14x14, batch 40", layer(40, 1024, 14, 256, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 1024->256 at 14x14, batch 80", layer(80, 1024, 14, 256, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 256->1024 at 14x14, batch 20", layer(20, 256, 14, 1024, 1, 1, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 256->1024 at 14x14, batch 24", layer(24, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        // The strided downsample on 1x4 subgroups the same way (H200): batch 9-10 64x256x16 0.0206-
+        // 0.0214 ms against 0.0316-0.0338 on 1x4 and the channels-last 128x128x16 4x2's
+        // 0.0230-0.0242; batch 17-20 0.0445-0.0454 against 0.0511-0.0529; batch 22-24 on 1x4 0.0546
+        // against 0.0605-0.0637.
+        {"1x1 256->512 at 56x56 stride 2, batch 10", layer(10, 256, 56, 512, 1, 2, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 256->512 at 56x56 stride 2, batch 20", layer(20, 256, 56, 512, 1, 2, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        {"1x1 256->512 at 56x56 stride 2, batch 24", layer(24, 256, 56, 512, 1, 2, 0), "64x128x16 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // 1024->512 at 14x14 past three 64x64 workgroups an SM (batch 17-20): the NCHW loader's
+        // 64x128x16 0.0314-0.0318 ms, 64x64x16 2x2 with prefetch 0.0359-0.0371, 128x128x16 2x2
+        // with prefetch 0.0337-0.0342.
+        {"1x1 1024->512 at 14x14, batch 18", layer(18, 1024, 14, 512, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         // 64->64 at 56x56: batch 8 (392 workgroups of 64x64) 64x64x16 0.0081 ms, 32x64x32 0.0092;
         // batch 4 (196) 0.0071 against 0.0062.
         {"1x1 64->64 at 56x56, batch 8", layer(8, 64, 56, 64, 1, 1, 0), "64x64x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
