@@ -51,8 +51,20 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
     // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
     // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
-    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms).
-    if (p.gemmN() <= 64) return p.inChannels >= 128 ? NchwTile{128, 64, 16, 2, 2} : NchwTile{64, 64, 16, 2, 4};
+    // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms), but by
+    // their waves (four 64x64 workgroups an SM at 57 registers, three 128x64 at 160, as below)
+    // 128x64 led where it takes fewer (kernel-lab on the H200, bench/RESULTS.md): batch 12-16,
+    // one wave against two, 0.0101-0.0104 ms against 0.0117-0.0132; 28 0.0190 against 0.0201;
+    // level at 24 and 32. In as many waves 64x64 led (batch 20, 0.0139 against 0.0167); past two
+    // waves of 128x64 the two came within 4% either way (batch 40-64 and 256), and 64x64 stays.
+    const double units = computeUnitCount(d);
+    const auto waves = [&](uint32_t bm, uint32_t bn, double perUnit) {
+        return std::ceil(std::ceil(double(p.gemmM()) / bm) * std::ceil(double(p.gemmN()) / bn) / (perUnit * units));
+    };
+    if (p.gemmN() <= 64)
+        return p.inChannels >= 128 || (waves(128, 64, 3) < waves(64, 64, 4) && waves(128, 64, 3) <= 2)
+                   ? NchwTile{128, 64, 16, 2, 2}
+                   : NchwTile{64, 64, 16, 2, 4};
     if (p.gemmN() <= 128) return narrow;
     // Over 128 output channels BN 128 or 256 by the waves each grid takes: three workgroups an SM
     // of 64x128 (80 registers at 2x4, 160 at 1x4), two of 64x256 (128 registers). A last wave,
@@ -68,11 +80,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // level at every batch timed (the same layers at batch 16, 22, 32, 44-46; 1024->256 at 32-48;
     // 128->512 at 8 and 11; 64->256 at 4 and 6; the downsample at 16 and 22-24, 0.0546 ms
     // against 0.0605-0.0637).
-    const double units = computeUnitCount(d);
-    const double mTiles = std::ceil(double(p.gemmM()) / 64);
-    const double narrowWaves = std::ceil(mTiles * std::ceil(double(p.gemmN()) / 128) / (3 * units));
-    const double wideWaves = std::ceil(mTiles * std::ceil(double(p.gemmN()) / 256) / (2 * units));
-    const bool fewerWaves = wideWaves < narrowWaves;
+    const bool fewerWaves = waves(64, 256, 2) < waves(64, 128, 3);
     if (narrow.warpsM == 1) return fewerWaves ? wide : narrow;
     // Past the slots the wave count matters less than the tiles' own speed: BN 256 there, its
     // 64-row tiles' full wave of the slots (kernel-lab on the H200, bench/RESULTS.md): 512->256
@@ -80,7 +88,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // of 64x256), 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102
     // at batch 64 (392), 0.171 against 0.158 at batch 128 (784). Where the output channels are
     // wide, BN 128 past the slots (above), BN 256 by the waves only under them.
-    const bool fullWave = mTiles * std::ceil(double(p.gemmN()) / 256) >= workgroupSlots(d);
+    const bool fullWave = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) >= workgroupSlots(d);
     return (wideOutput ? fewerWaves && !fullWave : fewerWaves || fullWave) ? wide : narrow;
 }
 
