@@ -48,7 +48,7 @@ bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvPro
 double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (d.isCpu()) return 1.2;  // not measured on CPU devices: the staged tile stays first there
     if (p.kernelH * p.kernelW > 9) return 1.5;
-    if (p.strideH > 1 || p.strideW > 1) {
+    if (p.strided()) {
         const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
         // 14 rows a thread (a 29-row window): 0.43-0.48 ms against 0.131 with 8.
         if (c.directRows > 8) return 1.5;

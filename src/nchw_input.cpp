@@ -37,7 +37,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
     // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
     const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
-    const bool strided = p.strideH > 1 || p.strideW > 1;
+    const bool strided = p.strided();
     // Strided over at most 256 input channels (scalar loads), BN 128 on 1x4 subgroups: ResNet-50's
     // 256->512 downsample at 56x56 took 0.0384 ms at batch 16 against 0.0419 on 2x4 and 0.0191
     // against 0.0199 at batch 8 (kernel-lab on the H200, bench/RESULTS.md). At stride 1 (vector
@@ -175,7 +175,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // batch 9-10, 0.0155-0.0157 against 0.0190-0.0204; 512->256 at batch 5 (124) 0.0155 against
     // 0.0204. The strided 1024->2048 at batch 8 kept the channels-last kernel's 128x64x32 (0.0262
     // against 0.0334 here).
-    const bool strided = p.strideH > 1 || p.strideW > 1;
+    const bool strided = p.strided();
     if (preferred && grid.workgroups >= (strided ? 1.0 : 0.85) * grid.units()) underfill = 1.0;
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
     // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,

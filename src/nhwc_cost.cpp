@@ -86,7 +86,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         {64, 64, 32, 4, 2, 1.0, When::Any},                   {64, 64, 32, 2, 2, 1.03, When::Any},
         {128, 64, 32, 4, 2, 1.0, When::Any},
     };
-    const bool deep = p.inChannels >= 256, strided = p.strideH > 1 || p.strideW > 1;
+    const bool deep = p.inChannels >= 256, strided = p.strided();
     const bool taps = p.kernelH * p.kernelW > 1;
     auto holds = [&](When when) {
         switch (when) {

@@ -10,7 +10,7 @@ uint32_t nhwcChannels(const ConvProblem& p, uint32_t bk) {
 }
 
 bool nhwcSubsamples(const ConvProblem& p) {
-    return p.kernelH == 1 && p.kernelW == 1 && p.padH == 0 && p.padW == 0 && (p.strideH > 1 || p.strideW > 1);
+    return p.kernelH == 1 && p.kernelW == 1 && p.padH == 0 && p.padW == 0 && p.strided();
 }
 
 ConvProblem nhwcPackedProblem(const ConvProblem& p) {

@@ -157,7 +157,9 @@ TEST_P(ChannelSlices, MatchesReference) {
     options.config = config;
     const CheckResult result = checkConvWith(ctx, {c.c.name, p, seed}, options, "BK " + std::to_string(c.c.bk));
     EXPECT_EQ(result.config, config->str()) << result.report;
-    if (c.c.narrow) EXPECT_THAT(result.report, ::testing::Not(::testing::HasSubstr(" 1 chunk(s)"))) << result.report;
+    if (c.c.narrow) {
+        EXPECT_THAT(result.report, ::testing::Not(::testing::HasSubstr(" 1 chunk(s)"))) << result.report;
+    }
     VKCONV_EXPECT_CHECK_PASSED(result);
 }
 

@@ -28,6 +28,7 @@ struct ConvProblem {
 
     int64_t outHeight() const;  // (H + 2*padH - dilationH*(R-1) - 1) / strideH + 1
     int64_t outWidth() const;
+    bool strided() const { return strideH > 1 || strideW > 1; }
     std::array<int64_t, 4> inputShape() const { return {batch, inChannels, height, width}; }
     std::array<int64_t, 4> weightShape() const {
         return {outChannels, groups > 0 ? inChannels / groups : 0, kernelH, kernelW};
