@@ -177,6 +177,22 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // against 0.0334 here).
     const bool strided = p.strided();
     if (preferred && grid.workgroups >= (strided ? 1.0 : 0.85) * grid.units()) underfill = 1.0;
+    // Where that preferred tile is 64x128 at stride 1 and 64x64x16 tiles on 2x2 subgroups (97
+    // registers, four an SM) make at most three workgroups an SM, the smaller tile led it on every
+    // 1x1 layer timed with vector loads (kernel-lab on the H200, bench/RESULTS.md): 1024->256 at
+    // 14x14, batch 18-32, 0.0246-0.0284 ms against 0.0254-0.0311; 1024->512, batch 9-16,
+    // 0.0245-0.0293 against 0.0252-0.0311 (the channels-last 64x64 prefetch tile keeps batch
+    // 11-16, 0.0293-0.0300); 512->256 at 28x28, batch 5-8, 0.0152-0.0170 against 0.0157-0.0182;
+    // 512->128, batch 9-16, 0.0151-0.0170 against 0.0155-0.0185; 256->1024 at 14x14, batch 5-7,
+    // 0.0107-0.0124 against 0.0111-0.0133; 128->512 and 256->128 at batch 3-4 by 4-9%. Past it
+    // they came level (1024->256, batch 40, 492 workgroups, 0.0377 against 0.0375) or lost by
+    // 25-70% (588 and more).
+    const bool quadTile = c.bm == 64 && c.bn == 64 && c.bk == 16 && c.warpsM == 2 && c.warpsN == 2 && c.splitK == 1;
+    if (quadTile && !smallest && ideal.bm == 64 && ideal.bn == 128 && ideal.warpsM == 2 && nchwVectorLoads(p) &&
+        tileGrid(64, 128, d, p).workgroups >= 0.85 * grid.units() && grid.workgroups <= 3 * computeUnitCount(d)) {
+        underfill = 1.0;
+        factor *= 0.6;
+    }
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
     // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
     // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's
