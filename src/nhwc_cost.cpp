@@ -140,12 +140,14 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // tenths of a unit or more: there the square tile led unsplit (H200, bench/RESULTS.md:
         // 3x3/256 at 14x14, batch 40, 124 tiles, 0.049 ms against 0.064 for 64x64x16; 3x3/128 at
         // 28x28, batch 20, 123 tiles, 0.0320 against 0.0369). Its stride-2 twin kept 64x64x16
-        // (0.0477 against 0.0524). On 1x1 layers the NCHW loader reads with vectors, only up to
-        // three workgroups an SM: past them the second wave cost it 14-20% and the NCHW loader's
-        // preferred tile, one wave, led (1024->512 at 14x14, batch 17-20, 417-496 workgroups:
-        // 0.0314-0.0318 ms against 0.0359-0.0371; at 16, 392, 0.0300 against 0.0314).
+        // (0.0477 against 0.0524). All of the slots included: 512->2048 at 7x7, batch 20 (512
+        // workgroups), 0.0235-0.0237 ms against 0.0255-0.0257 for 128x128x16 2x4 (H200, twice).
+        // On 1x1 layers the NCHW loader reads with vectors, only up to three workgroups an SM:
+        // past them the second wave cost it 14-20% and the NCHW loader's preferred tile, one
+        // wave, led (1024->512 at 14x14, batch 17-20, 417-496 workgroups: 0.0314-0.0318 ms against
+        // 0.0359-0.0371; at 16, 392, 0.0300 against 0.0314).
         const double squareTiles = tileGrid(128, 128, d, p).workgroups;
-        const double midGridEnd = !taps && nchwVectorLoads(p) ? 3 * computeUnitCount(d) : grid.slots - 1;
+        const double midGridEnd = !taps && nchwVectorLoads(p) ? 3 * computeUnitCount(d) : grid.slots;
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups <= midGridEnd &&
                              !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
         const bool twoSplitDeepPointwise = c.splitK == 2 && deepPointwiseTwoSplits(p, grid.units());

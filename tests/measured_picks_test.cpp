@@ -341,6 +341,9 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 256->512 at 56x56 stride 2, batch 10", layer(10, 256, 56, 512, 1, 2, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 256->512 at 56x56 stride 2, batch 20", layer(20, 256, 56, 512, 1, 2, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"1x1 256->512 at 56x56 stride 2, batch 24", layer(24, 256, 56, 512, 1, 2, 0), "64x128x16 warps 1x4 mma 16x16x16 stages 2 nchw"},
+        // 512->2048 at 7x7, batch 20 (64x64 tiles filling the slots): 64x64x16 2x2 with prefetch
+        // 0.0235-0.0237 ms against 0.0255-0.0257 for 128x128x16 2x4 (H200).
+        {"1x1 512->2048 at 7x7, batch 20", layer(20, 512, 7, 2048, 1, 1, 0), "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch"},
         // 1024->512 at 14x14 past three 64x64 workgroups an SM (batch 17-20): the NCHW loader's
         // 64x128x16 0.0314-0.0318 ms, 64x64x16 2x2 with prefetch 0.0359-0.0371, 128x128x16 2x2
         // with prefetch 0.0337-0.0342.
