@@ -192,15 +192,23 @@ std::string PipelineCache::save() {
 
 std::shared_ptr<ComputePipeline> PipelineCache::get(const PipelineKey& key) {
     const std::string k = key.cacheKey();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = pipelines_.find(k);
+        if (it != pipelines_.end())
+            if (std::shared_ptr<ComputePipeline> alive = it->second.lock()) return alive;
+    }
+    // Built outside the lock, so that threads planning different configurations compile at once
+    // (the VkPipelineCache synchronizes itself: it is not created externally synchronized). Where
+    // two threads built the same key, the first one stored is shared and the other dropped.
+    auto pipeline = std::make_shared<ComputePipeline>(context_, layout_.get(), cache_.get(), key);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = pipelines_.find(k);
-    if (it != pipelines_.end())
-        if (std::shared_ptr<ComputePipeline> alive = it->second.lock()) return alive;
     // Forget the pipelines nobody holds any more, so that the map stays as small as what is alive.
     for (auto e = pipelines_.begin(); e != pipelines_.end();)
         e = e->second.expired() ? pipelines_.erase(e) : std::next(e);
-    auto pipeline = std::make_shared<ComputePipeline>(context_, layout_.get(), cache_.get(), key);
-    pipelines_[k] = pipeline;
+    std::weak_ptr<ComputePipeline>& slot = pipelines_[k];
+    if (std::shared_ptr<ComputePipeline> stored = slot.lock()) return stored;
+    slot = pipeline;
     built_ = true;
     return pipeline;
 }

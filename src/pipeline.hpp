@@ -83,7 +83,8 @@ public:
     // The pipeline of `key`: the one in use if a caller still holds it, else built (from the
     // VkPipelineCache, so a rebuild is cheap). Only weak references are kept here: a pipeline
     // lives as long as the Conv2d objects that use it, so that a sweep over hundreds of
-    // configurations does not keep every one of them on the device.
+    // configurations does not keep every one of them on the device. Several threads may call it
+    // at once: each builds outside the lock, and callers of one key share one pipeline.
     std::shared_ptr<ComputePipeline> get(const PipelineKey& key);
 
     // Persistence: save() returns the file written ("" when not persistent); throws Error(Io).

@@ -2,16 +2,22 @@
 //  - every timing is preceded by a warm-up of the kernel itself, so that a GPU whose clocks fell
 //    while the host planned, packed and checked is measured at speed, not on its way up;
 //  - the Vulkan objects that many configurations build one after another are released with them,
-//    so that a sweep leaves the device as it found it.
+//    so that a sweep leaves the device as it found it, also where several threads build them at
+//    once (kernel-lab --jobs).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <mutex>
+#include <random>
+#include <thread>
 
 #include "context_impl.hpp"
 #include "pipeline.hpp"
 #include "test_devices.hpp"
 #include "vkconv/conv2d.hpp"
+#include "vkconv/reference.hpp"
 #include "vkconv/tuning.hpp"
 
 namespace vkconv::test {
@@ -84,6 +90,71 @@ TEST_P(Timing, ObjectsOfManyConfigurationsReturnToBaseline) {
             EXPECT_LE(liveCounts(context).pipelines, before.pipelines + 1) << "after configuration " << i;
         }
     }
+    EXPECT_EQ(liveCounts(context), before);
+}
+
+// Four threads build and run configurations on one context at once, first each its own, then
+// all the same one (one pipeline key built by several threads): every result holds the fp32
+// bound against the double reference on random inputs, and afterwards the context holds
+// exactly what it held before.
+TEST_P(Timing, ConfigurationsBuiltOnSeveralThreadsAtOnce) {
+    if (GetParam() < 0) FAIL() << listDevicesError();
+    Context& context = *sharedContext(GetParam()).context;
+    const LiveCounts before = liveCounts(context);
+    const ConvProblem p = smallProblem();
+    std::mt19937 rng(41);
+    std::uniform_real_distribution<float> u(-1, 1);
+    std::vector<float> x(size_t(p.inputElements())), w(size_t(p.weightElements())), b(size_t(p.outChannels));
+    for (auto* v : {&x, &w, &b})
+        for (float& e : *v) e = u(rng);
+    const std::vector<double> ref = referenceConv2d(p, x.data(), w.data(), b.data());
+    double refNorm = 0;
+    for (double r : ref) refNorm += r * r;
+    const std::vector<RankedConfig> ranked = rankConfigs(Path::Fp32, context.device(), p);
+    ASSERT_GE(ranked.size(), 8u);
+
+    constexpr size_t kThreads = 4;
+    std::mutex failuresMutex;
+    std::vector<std::string> failures;
+    std::atomic<size_t> ready{0};
+    std::atomic<bool> go{false};
+    {
+        Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
+        in.upload(x);
+        std::vector<std::thread> threads;
+        for (size_t t = 0; t < kThreads; ++t)
+            threads.emplace_back([&, t] {
+                ++ready;
+                while (!go.load()) std::this_thread::yield();
+                const auto s = p.outputShape();
+                for (size_t i : {t, t + kThreads, size_t(0)}) {
+                    const std::string name = ranked[i].config.str();
+                    try {
+                        ConvOptions options;
+                        options.config = ranked[i].config;
+                        Conv2d conv(context, p, w, b, options);
+                        Tensor out(context, {s[0], s[1], s[2], s[3]});
+                        out.fill(std::nanf(""));
+                        conv.run(in, out);
+                        const std::vector<float> got = out.download();
+                        double diff = 0;
+                        for (size_t k = 0; k < got.size(); ++k) diff += (got[k] - ref[k]) * (got[k] - ref[k]);
+                        const double relative = std::sqrt(diff / refNorm);
+                        if (!(relative <= 1e-5)) {
+                            std::lock_guard<std::mutex> lock(failuresMutex);
+                            failures.push_back(name + ": relative error " + std::to_string(relative));
+                        }
+                    } catch (const std::exception& e) {
+                        std::lock_guard<std::mutex> lock(failuresMutex);
+                        failures.push_back(name + ": " + e.what());
+                    }
+                }
+            });
+        while (ready.load() < kThreads) std::this_thread::yield();
+        go = true;
+        for (auto& thread : threads) thread.join();
+    }
+    EXPECT_TRUE(failures.empty()) << failures.size() << " failed, the first: " << (failures.empty() ? std::string() : failures.front());
     EXPECT_EQ(liveCounts(context), before);
 }
 
