@@ -6,23 +6,30 @@
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
 //              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
-//              [--split-k S]...
+//              [--split-k S]... [--jobs J]
 //   kernel-lab --device-file FILE [--device-index I] [--shape ... | --suite NAME [--shapes FILE]]
 //              [--batch N] [--path P] [--limit N] [--filter A|B,C]
 // --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
 // heuristic's order (best first), so that --limit N times its top N. --split-k S adds, after each
 // unsplit configuration, its S-way split-K variant where canImplement takes it: the candidate
-// list holds splits only where the heuristic's enumeration puts them (small grids).
+// list holds splits only where the heuristic's enumeration puts them (small grids). --jobs J
+// plans the chosen configurations on J threads before any is timed, so that a search over
+// hundreds of them is not bound by building their pipelines one after another (140-370 ms each
+// on NVIDIA's driver); the timing then rebuilds each from the pipeline cache, one at a time.
 // --device-file ranks for a described device instead, with no GPU (offline_rank.hpp); --filter
 // there keeps the matching configurations, each printed with its rank among all of them.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "config_select.hpp"
 #include "config_filter.hpp"
@@ -48,6 +55,8 @@ static const char* kUsage =
     "  --stats            print the driver's statistics of each pipeline (registers, memory)\n"
     "  --split-k S        also time each unsplit configuration split S ways along K, where it can\n"
     "                     run (repeatable; before --filter, so that a filter can pick them)\n"
+    "  --jobs J           plan (build the pipelines of) the chosen configurations on J threads\n"
+    "                     first (default 1: each planned as it is timed)\n"
     "Offline, no GPU: the heuristic's ranking for a described device, nothing runs\n"
     "  --device-file FILE  a device as `vkconv devices --json` printed it (bench/devices/)\n"
     "  --device-index I    which of the file's devices (default 0)\n"
@@ -79,6 +88,7 @@ int main(int argc, char** argv) try {
     std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
     std::vector<uint32_t> splits; // --split-k: each unsplit config's split-K variants as well
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
+    unsigned jobs = 1;            // --jobs: threads that plan the chosen configurations first
     bool ranked = false;          // --ranked: candidates in the heuristic's order
     std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
     lab::OfflineRequest offline;  // --device-file: rank for a described device, run nothing
@@ -87,25 +97,32 @@ int main(int argc, char** argv) try {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
-        if (a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats")
+        // The next argument as a whole number in [lo, hi], or an error naming the flag and the value.
+        auto number = [&](long long lo, long long hi) {
+            const std::string v = next();
+            char* end = nullptr;
+            errno = 0;
+            const long long n = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || errno == ERANGE || n < lo || n > hi)
+                throw invalidArgument(a, v, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+            return n;
+        };
+        if (a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats" ||
+            a == "--jobs")
             runOnly = a;
-        if (a == "--batch") batch = std::stoll(next());
+        if (a == "--batch") batch = number(1, int64_t(1) << 31);
         else if (a == "--path") pathName = next(), pathGiven = true;
-        else if (a == "--limit") limit = std::stoul(next()), limitGiven = true;
+        else if (a == "--limit") limit = size_t(number(1, 1000000)), limitGiven = true;
         else if (a == "--device-file") offline.deviceFile = next();
-        else if (a == "--device-index") offline.deviceIndex = std::stoi(next());
+        else if (a == "--device-index") offline.deviceIndex = int(number(0, 1023));
         else if (a == "--suite") offline.suite = next();
         else if (a == "--shapes") offline.shapesFile = next();
         else if (a == "--filter") filter = next();
-        else if (a == "--check") check = std::stoul(next());
-        else if (a == "--iterations") iterations = std::stoi(next());
-        else if (a == "--skip") skips.push_back(uint32_t(std::stoul(next())));
-        else if (a == "--split-k") {
-            const std::string v = next();
-            const unsigned long split = std::stoul(v);
-            if (split < 2 || split > 64) throw invalidArgument("--split-k", v, "expected 2 to 64 splits");
-            splits.push_back(uint32_t(split));
-        }
+        else if (a == "--check") check = size_t(number(0, 1000000));
+        else if (a == "--iterations") iterations = int(number(1, 1000000));
+        else if (a == "--skip") skips.push_back(uint32_t(number(1, 0xffff)));
+        else if (a == "--split-k") splits.push_back(uint32_t(number(2, 64)));
+        else if (a == "--jobs") jobs = unsigned(number(1, 256));
         else if (a == "--stats") stats = true;
         else if (a == "--ranked") ranked = true;
         else if (a == "--shape") shape = next();
@@ -174,11 +191,33 @@ int main(int argc, char** argv) try {
         }
         configs = std::move(withSplits);
     }
+    std::vector<KernelConfig> chosen;
+    for (const auto& c : configs)
+        if (lab::matchesFilter(c.str(), filter) && chosen.size() < limit) chosen.push_back(c);
+    if (jobs > 1) {
+        // Plan every chosen configuration once on `jobs` threads and drop it: its pipelines stay in
+        // the context's VkPipelineCache, from which the timing loop rebuilds them cheaply. A
+        // configuration that fails here fails again below, where it is reported.
+        const auto t0 = std::chrono::steady_clock::now();
+        std::atomic<size_t> nextConfig{0};
+        std::vector<std::thread> threads;
+        for (unsigned j = 0; j < jobs; ++j)
+            threads.emplace_back([&] {
+                for (size_t i = nextConfig++; i < chosen.size(); i = nextConfig++) {
+                    try {
+                        ConvOptions o;
+                        o.config = chosen[i];
+                        Conv2d conv(ctx, p, w, b, o);
+                    } catch (const std::exception&) {
+                    }
+                }
+            });
+        for (auto& t : threads) t.join();
+        std::printf("planned %zu configurations on %u threads in %.1f s\n", chosen.size(), jobs,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
     std::vector<std::pair<double, KernelConfig>> results;
-    size_t tried = 0;
-    for (const auto& c : configs) {
-        if (!lab::matchesFilter(c.str(), filter)) continue;
-        if (tried++ >= limit) break;
+    for (const auto& c : chosen) {
         try {
             ConvOptions o;
             o.config = c;
