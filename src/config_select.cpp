@@ -225,6 +225,10 @@ TileGrid tileGrid(uint32_t bm, uint32_t bn, const DeviceInfo& d, const ConvProbl
     return tileGrid(tile, d, p);
 }
 
+double tileWaves(uint32_t bm, uint32_t bn, double perUnit, const DeviceInfo& d, const ConvProblem& p) {
+    return tileGrid(bm, bn, d, p).workgroups / (perUnit * computeUnitCount(d));
+}
+
 bool smallGridWarpsFavoured(const KernelConfig& c, const TileGrid& grid) {
     return c.splitK == 1 && grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.warpsM == 2 &&
            c.warpsN == 4 && c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;

@@ -49,6 +49,9 @@ TileGrid tileGrid(const KernelConfig& config, const DeviceInfo& device, const Co
 // The same for unsplit BM x BN tiles, whatever else the configuration: the grids the rules compare
 // a configuration's against.
 TileGrid tileGrid(uint32_t bm, uint32_t bn, const DeviceInfo& device, const ConvProblem& problem);
+// The waves that grid of unsplit BM x BN tiles takes at `perUnit` workgroups a compute unit
+// (computeUnitCount), unrounded: 1.25 is a full wave and a quarter of another.
+double tileWaves(uint32_t bm, uint32_t bn, double perUnit, const DeviceInfo& device, const ConvProblem& problem);
 
 // Where the grid makes at most a workgroup a compute unit (batch 1), the unsplit 32x64 tiles of
 // the channels-last and NCHW loaders ran 3-12% faster on 8 subgroups (2x4) of 16x8x16 fragments

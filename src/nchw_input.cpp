@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "config_select.hpp"  // tileGrid
+#include "config_select.hpp"  // tileGrid, tileWaves
 #include "nhwc_input.hpp"
 #include "split_k.hpp"  // deepPointwiseNchwSplit
 
@@ -57,10 +57,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // one wave against two, 0.0101-0.0104 ms against 0.0117-0.0132; 28 0.0190 against 0.0201;
     // level at 24 and 32. In as many waves 64x64 led (batch 20, 0.0139 against 0.0167); past two
     // waves of 128x64 the two came within 4% either way (batch 40-64 and 256), and 64x64 stays.
-    const double units = computeUnitCount(d);
-    const auto waves = [&](uint32_t bm, uint32_t bn, double perUnit) {
-        return std::ceil(std::ceil(double(p.gemmM()) / bm) * std::ceil(double(p.gemmN()) / bn) / (perUnit * units));
-    };
+    const auto waves = [&](uint32_t bm, uint32_t bn, double perUnit) { return std::ceil(tileWaves(bm, bn, perUnit, d, p)); };
     if (p.gemmN() <= 64)
         return p.inChannels >= 128 || (waves(128, 64, 3) < waves(64, 64, 4) && waves(128, 64, 3) <= 2)
                    ? NchwTile{128, 64, 16, 2, 2}
@@ -88,7 +85,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // of 64x256), 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102
     // at batch 64 (392), 0.171 against 0.158 at batch 128 (784). Where the output channels are
     // wide, BN 128 past the slots (above), BN 256 by the waves only under them.
-    const bool fullWave = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 256) >= workgroupSlots(d);
+    const bool fullWave = !tileGrid(64, 256, d, p).underfilled();
     return (wideOutput ? fewerWaves && !fullWave : fewerWaves || fullWave) ? wide : narrow;
 }
 
@@ -189,7 +186,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 25-70% (588 and more).
     const bool quadTile = c.bm == 64 && c.bn == 64 && c.bk == 16 && c.warpsM == 2 && c.warpsN == 2 && c.splitK == 1;
     if (quadTile && !smallest && ideal.bm == 64 && ideal.bn == 128 && ideal.warpsM == 2 && nchwVectorLoads(p) &&
-        tileGrid(64, 128, d, p).workgroups >= 0.85 * grid.units() && grid.workgroups <= 3 * computeUnitCount(d)) {
+        tileGrid(64, 128, d, p).workgroups >= 0.85 * grid.units() && tileWaves(64, 64, 3, d, p) <= 1.0) {
         underfill = 1.0;
         factor *= 0.6;
     }

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "config_select.hpp"  // tileGrid, computeUnitCount
+#include "config_select.hpp"  // tileGrid, tileWaves, computeUnitCount
 #include "nchw_input.hpp"     // nchwVectorLoads, preferredNchwTile: the 1x1 rules weigh the NCHW loader
 #include "nhwc_input.hpp"
 #include "split_k.hpp"        // deepPointwiseMidGrid, deepPointwiseNchwSplit, deepPointwiseTwoSplits
@@ -22,9 +22,8 @@ namespace {
 // Whether 128x128 tiles, two workgroups a compute unit, make more than one wave and their last
 // wave a fifth full or more, while 64x128 tiles, three a unit, end in as many waves.
 bool squareTileTailFilled(const DeviceInfo& d, const ConvProblem& p) {
-    const double units = computeUnitCount(d);
-    const double squareWaves = tileGrid(128, 128, d, p).workgroups / (2 * units);
-    const double narrowWaves = tileGrid(64, 128, d, p).workgroups / (3 * units);
+    const double squareWaves = tileWaves(128, 128, 2, d, p);
+    const double narrowWaves = tileWaves(64, 128, 3, d, p);
     return squareWaves > 1.0 && squareWaves - std::floor(squareWaves) >= 0.2 &&
            std::ceil(narrowWaves) == std::ceil(squareWaves);
 }
@@ -300,7 +299,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         const double nchwGrid = preferredNchwWorkgroups(p, d);
         const bool tiny = tinyPointwise(p, grid.units());
         const bool deepMidGrid = p.gemmN() >= 512 && p.gemmK() >= 512 && nchwGrid >= grid.units() && nchwGrid < 2 * grid.units() &&
-                                 (!nchwVectorLoads(p) || tileGrid(64, 64, d, p).workgroups <= 3 * computeUnitCount(d));
+                                 (!nchwVectorLoads(p) || tileWaves(64, 64, 3, d, p) <= 1.0);
         const bool scalarWide = !nchwVectorLoads(p) && (p.gemmN() >= 2048 || p.gemmK() >= 2048);
         const bool shallowSubsample = p.gemmK() <= 256 && tileGrid(64, 128, d, p).workgroups >= 2 * grid.units() &&
                                       nchwGrid <= 4 * grid.slots;

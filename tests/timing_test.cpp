@@ -108,8 +108,6 @@ TEST_P(Timing, ConfigurationsBuiltOnSeveralThreadsAtOnce) {
     for (auto* v : {&x, &w, &b})
         for (float& e : *v) e = u(rng);
     const std::vector<double> ref = referenceConv2d(p, x.data(), w.data(), b.data());
-    double refNorm = 0;
-    for (double r : ref) refNorm += r * r;
     const std::vector<RankedConfig> ranked = rankConfigs(Path::Fp32, context.device(), p);
     ASSERT_GE(ranked.size(), 8u);
 
@@ -136,10 +134,7 @@ TEST_P(Timing, ConfigurationsBuiltOnSeveralThreadsAtOnce) {
                         Tensor out(context, {s[0], s[1], s[2], s[3]});
                         out.fill(std::nanf(""));
                         conv.run(in, out);
-                        const std::vector<float> got = out.download();
-                        double diff = 0;
-                        for (size_t k = 0; k < got.size(); ++k) diff += (got[k] - ref[k]) * (got[k] - ref[k]);
-                        const double relative = std::sqrt(diff / refNorm);
+                        const double relative = relativeError(out.download().data(), ref);
                         if (!(relative <= 1e-5)) {
                             std::lock_guard<std::mutex> lock(failuresMutex);
                             failures.push_back(name + ": relative error " + std::to_string(relative));
