@@ -108,6 +108,8 @@ def main():
             ("suite without a device file", ["--suite", "layers"], "--suite = layers: needs --device-file"),
             ("bad shape", ["--device-file", h200, "--shape", "1,8,8"], "--shape = 1,8,8"),
             ("a flag of a GPU run", ["--device-file", h200, "--iterations", "50"], "--iterations = given"),
+            ("warm-up of a GPU run", ["--device-file", h200, "--warmup-ms", "50"], "--warmup-ms = given"),
+            ("warm-up not a number", ["--device-file", h200, "--warmup-ms", "fast"], "--warmup-ms = fast"),
         ]
         for label, args, needle in cases:
             res = run(lab, args)

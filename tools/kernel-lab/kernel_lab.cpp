@@ -6,7 +6,7 @@
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
 //              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
-//              [--split-k S]... [--jobs J]
+//              [--split-k S]... [--jobs J] [--warmup-ms MS]
 //   kernel-lab --device-file FILE [--device-index I] [--shape ... | --suite NAME [--shapes FILE]]
 //              [--batch N] [--path P] [--limit N] [--filter A|B,C]
 // --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
@@ -16,6 +16,9 @@
 // plans the chosen configurations on J threads before any is timed, so that a search over
 // hundreds of them is not bound by building their pipelines one after another (140-370 ms each
 // on NVIDIA's driver); the timing then rebuilds each from the pipeline cache, one at a time.
+// --warmup-ms shortens each configuration's warm-up (Conv2d::time's 500 ms by default): in a long
+// search the configurations run back to back, so the clocks stay up after the first, and 500 ms
+// each made a search of 673 fast configurations take over six minutes.
 // --device-file ranks for a described device instead, with no GPU (offline_rank.hpp); --filter
 // there keeps the matching configurations, each printed with its rank among all of them.
 #include <algorithm>
@@ -57,6 +60,8 @@ static const char* kUsage =
     "                     run (repeatable; before --filter, so that a filter can pick them)\n"
     "  --jobs J           plan (build the pipelines of) the chosen configurations on J threads\n"
     "                     first (default 1: each planned as it is timed)\n"
+    "  --warmup-ms MS     run each configuration back to back this long before timing it\n"
+    "                     (default 500; the first one always gets 500, while the clocks climb)\n"
     "Offline, no GPU: the heuristic's ranking for a described device, nothing runs\n"
     "  --device-file FILE  a device as `vkconv devices --json` printed it (bench/devices/)\n"
     "  --device-index I    which of the file's devices (default 0)\n"
@@ -84,11 +89,12 @@ int main(int argc, char** argv) try {
     int64_t batch = -1;
     std::string pathName = "coopmat-f16", filter;
     size_t limit = 100000, check = 3;
-    int iterations = 20;
     std::vector<uint32_t> skips;  // --skip: time each chosen config again with parts left out
     std::vector<uint32_t> splits; // --split-k: each unsplit config's split-K variants as well
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
     unsigned jobs = 1;            // --jobs: threads that plan the chosen configurations first
+    TimingOptions timing;         // --warmup-ms, --iterations
+    timing.warmupRuns = 2;
     bool ranked = false;          // --ranked: candidates in the heuristic's order
     std::string shape;            // --shape N,C,H,W,K,R,stride,pad[,groups] (square kernel): not alexnet1
     lab::OfflineRequest offline;  // --device-file: rank for a described device, run nothing
@@ -108,7 +114,7 @@ int main(int argc, char** argv) try {
             return n;
         };
         if (a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats" ||
-            a == "--jobs")
+            a == "--jobs" || a == "--warmup-ms")
             runOnly = a;
         if (a == "--batch") batch = number(1, int64_t(1) << 31);
         else if (a == "--path") pathName = next(), pathGiven = true;
@@ -119,7 +125,8 @@ int main(int argc, char** argv) try {
         else if (a == "--shapes") offline.shapesFile = next();
         else if (a == "--filter") filter = next();
         else if (a == "--check") check = size_t(number(0, 1000000));
-        else if (a == "--iterations") iterations = int(number(1, 1000000));
+        else if (a == "--iterations") timing.iterations = int(number(1, 1000000));
+        else if (a == "--warmup-ms") timing.warmupMs = double(number(0, 60000));
         else if (a == "--skip") skips.push_back(uint32_t(number(1, 0xffff)));
         else if (a == "--split-k") splits.push_back(uint32_t(number(2, 64)));
         else if (a == "--jobs") jobs = unsigned(number(1, 256));
@@ -217,6 +224,9 @@ int main(int argc, char** argv) try {
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::vector<std::pair<double, KernelConfig>> results;
+    // The first timing also climbs the clocks from idle (and out of the planning above).
+    TimingOptions firstTiming = timing;
+    firstTiming.warmupMs = std::max(timing.warmupMs, TimingOptions{}.warmupMs);
     for (const auto& c : chosen) {
         try {
             ConvOptions o;
@@ -224,7 +234,7 @@ int main(int argc, char** argv) try {
             auto t0 = std::chrono::steady_clock::now();
             Conv2d conv(ctx, p, w, b, o);
             double planMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            auto ms = conv.time(in, out, 2, iterations);
+            auto ms = conv.time(in, out, results.empty() ? firstTiming : timing);
             std::sort(ms.begin(), ms.end());
             results.push_back({ms[ms.size() / 2], c});
             std::printf("%9.4f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
@@ -245,7 +255,7 @@ int main(int argc, char** argv) try {
                 ConvOptions o;
                 o.config = c;
                 Conv2d conv(ctx, p, w, b, o);
-                auto ms = conv.time(in, out, 2, iterations);
+                auto ms = conv.time(in, out, timing);
                 std::sort(ms.begin(), ms.end());
                 std::printf("%9.4f ms (full %.4f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
                 if (stats) std::printf("%s", conv.driverStatistics().c_str());
