@@ -125,7 +125,7 @@ int main(int argc, char** argv) try {
         else if (a == "--shapes") offline.shapesFile = next();
         else if (a == "--filter") filter = next();
         else if (a == "--check") check = size_t(number(0, 1000000));
-        else if (a == "--iterations") timing.iterations = int(number(1, 1000000));
+        else if (a == "--iterations") timing.iterations = int(number(1, Conv2d::kMaxTimedRuns));
         else if (a == "--warmup-ms") timing.warmupMs = double(number(0, 60000));
         else if (a == "--skip") skips.push_back(uint32_t(number(1, 0xffff)));
         else if (a == "--split-k") splits.push_back(uint32_t(number(2, 64)));
