@@ -69,7 +69,11 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     // threads a plane (the 16-wide tile: workgroups of whole subgroups), 4 or 8 planes a workgroup:
     // 0.135 ms, against 0.141 with 16 planes, 0.144 with 7 threads a plane (the 14-wide tile),
     // 0.138-0.140 for the next tiles and 0.149 for 7 rows a thread over 2 threads.
-    if (groupedDirectPlanesOut(c, p)) {
+    // Measured on planes of 14x14 (196 outputs) and 28x28: on 56x56 planes (3,136 outputs, 12.5 KB
+    // of shared memory a plane) every whole-plane tile lost to the staged strips, MobileNet's dw
+    // 128/56 at batch 32 0.040-0.066 ms against 0.034 for 8x56 thread 2x4 (H200 sweep,
+    // bench/RESULTS.md), so larger planes take the from-memory tiles' plain factor.
+    if (groupedDirectPlanesOut(c, p) && p.outHeight() * p.outWidth() <= 28 * 28) {
         const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
         if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
             return 0.6;

@@ -93,6 +93,9 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // against 0.048.
         {"resnet50_l1_1x1_256_64", layer(128, 256, 56, 64, 1, 1, 0), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nchw"},
         {"1x1 256->64 at 56x56, batch 32", layer(32, 256, 56, 64, 1, 1, 0), "128x64x16 warps 2x2 mma 16x16x16 stages 2 nchw"},
+        // MobileNet's pointwise 32->64 at 112x112, batch 32 (the sweep of mobilenet_batch32):
+        // 0.0535 ms; 16x8 fragments 0.0525, the packed loader's tiles 0.095-0.107.
+        {"1x1 32->64 at 112x112, batch 32", layer(32, 32, 112, 64, 1, 1, 0), "64x64x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         // 0.430 ms; 0.426 with 16x8 fragments.
         {"resnet50_l3_1x1_256_1024", layer(512, 256, 14, 1024, 1, 1, 0), "64x128x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         // Batch 1 (28 tiles): 64x64x32 split 8 ways 0.014 ms, the fastest timed (H100 0.0148);
@@ -379,6 +382,10 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         p.groups = p.inChannels == 128 ? 32 : p.inChannels;
         return p;
     };
+    auto depthwise = [](ConvProblem p) {
+        p.groups = p.inChannels;
+        return p;
+    };
     const MeasuredPick picks[] = {
         // 0.135 ms (and with 8 planes); 7 threads a plane 0.144, 7 rows over 2 threads 0.149.
         {"mobilenet_dw_512_14", grouped(layer(512, 512, 14, 512, 3, 1, 1)),
@@ -391,6 +398,9 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"convnext_dw_96_56_7x7", grouped(layer(128, 96, 56, 96, 7, 1, 3)), "8x64 thread 2x4 k1 threads 16x4"},
         // 0.168 ms with the weights as uniforms (0.185 before them); 8x64 threads 16x4 0.175 (0.178).
         {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1)), "8x56 thread 2x4 k4 threads 14x4 from-memory"},
+        // MobileNet's dw 128/56 at batch 32 (the sweep of mobilenet_batch32): 0.0350 ms; 8x56
+        // threads 14x4 0.0341, every whole-plane tile from memory 0.040-0.066.
+        {"depthwise 128 at 56x56, batch 32", depthwise(layer(32, 128, 56, 128, 3, 1, 1)), "8x64 thread 2x4 k1 threads 16x4"},
     };
     const auto devices = measuredDevices();
     for (const MeasuredPick& m : picks)
@@ -398,6 +408,9 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
             const KernelConfig c = detail::selectConfig(Path::Fp32, device, m.problem).config;
             EXPECT_TRUE(c.groupedDirect()) << m.layer << " on " << name << ": " << c.str();
             EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " on " << name;
+            // A staged pick's name is the start of its from-memory twin's.
+            EXPECT_EQ(c.directFromMemory, std::string(m.config).find("from-memory") != std::string::npos)
+                << m.layer << " on " << name << ": " << c.str();
         }
 }
 
