@@ -236,8 +236,10 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
                         " on a CPU device, as `vkconv run`; with --suite/--shape, each shape's");
     addDeviceFlags(*cmd, f->device);
     addCacheFlags(*cmd, f->cache, "do not start from the tuning cache's entries: the default is the heuristic's", false);
-    cmd->add_option("--suite", f->suite, "sweep a suite of bench/shapes.json instead of one problem")
-        ->type_name("alexnet1|layers");
+    cmd->add_option("--suite", f->suite,
+                    "sweep a suite of bench/shapes.json instead of one problem (alexnet1, layers, resnet50_batch32, "
+                    "resnet50_batch1, vgg16_batch32, mobilenet_batch32; `vkconv-bench --list` lists them)")
+        ->type_name("NAME");
     cmd->add_option("--shape", f->shape, "sweep one named shape of bench/shapes.json")->type_name("NAME");
     cmd->add_option("--shapes", f->shapesFile,
                     "the shapes file (default: shapes.json next to the binary, else the source tree's)")
