@@ -56,6 +56,10 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         return c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5;
     }
     if (p.inChannels / p.groups > 1) {
+        // 14 rows a thread, as at stride 2: ResNeXt-50's grouped 3x3 of 8 channels a group at
+        // 28x28, batch 32, 0.154 ms as 28x28 thread 14x1 k4 against 0.054-0.055 for thread 2x4 k4
+        // and 7x1 k8 (H100 sweep, bench/RESULTS.md).
+        if (c.directRows > 8) return 1.5;
         // With the weights read as uniforms, rows of 14 threads (56 outputs) led the 16-thread rows
         // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
         // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, bench/RESULTS.md), so the

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "config_select.hpp"  // src/: the bf16 and packed variants' configurations
+#include "grouped_direct.hpp"  // src/: which problems the grouped direct kernel serves
 #include "packed_input.hpp"   // src/: which problems the packed loader serves
 #include "tensor_impl.hpp"    // src/: the output's buffer, to add a guard region after it
 #include "vkconv/conv2d.hpp"
@@ -145,7 +146,8 @@ uint64_t guardWordsChanged(const Context& context, const Tensor& out) {
 }
 
 bool fastExpectsCoopMat(const DeviceInfo& d, const ConvProblem& p) {
-    return d.coopMatKhr && d.shaderFloat16 && d.storageBuffer16Bit && hasShape(d, ScalarType::F16) && p.gemmN() >= 8;
+    return d.coopMatKhr && d.shaderFloat16 && d.storageBuffer16Bit && hasShape(d, ScalarType::F16) && p.gemmN() >= 8 &&
+           (p.gemmN() >= 16 || !detail::groupedDirectServes(p));
 }
 
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const DeviceProfile* profile) {
