@@ -242,6 +242,27 @@ TEST(GroupedDirectRules, HeuristicKeepsWideGroupsOnTheGemmKernel) {
     }
 }
 
+// Precision::Fast leaves the matrix units to the grouped direct kernel below 16 output channels a
+// group where that kernel serves (ResNeXt-50's grouped 3x3 of 8 a group: 0.054 ms against the
+// tiles' 0.084 on the H100), and keeps them from 16 (0.041 against 0.051) and for one group of
+// few channels, which the grouped direct kernel does not serve.
+TEST(GroupedDirectRules, FastTakesTheGroupedDirectKernelBelowSixteenChannelsAGroup) {
+    const DeviceInfo gpu = fakeCoopMatDevice(false);
+    const std::vector<std::pair<ConvProblem, bool>> layers = {
+        {problem(32, 256, 28, 28, 256, 3, 3, 32, 1, 1), true},    // 8 channels a group
+        {problem(32, 256, 56, 56, 256, 3, 3, 32, 2, 1), true},    // the same at stride 2
+        {problem(32, 120, 28, 28, 120, 3, 3, 8, 1, 1), true},     // 15 a group
+        {problem(32, 512, 14, 14, 512, 3, 3, 32, 1, 1), false},   // 16 a group
+        {problem(32, 64, 28, 28, 256, 3, 3, 8, 1, 1), false},     // 8 in, 32 out a group: not served
+        {problem(2, 8, 20, 20, 8, 3, 3, 1, 1, 1), false},         // one group of 8
+    };
+    for (const auto& [p, fp32] : layers) {
+        const auto choice = detail::choosePath(Precision::Fast, gpu, p);
+        EXPECT_EQ(choice.path == Path::Fp32, fp32) << p.str() << ": " << choice.why;
+        if (fp32) EXPECT_THAT(choice.why, ::testing::HasSubstr("output channel(s)")) << p.str();
+    }
+}
+
 // On an NVIDIA-like GPU the GEMM tile's cost model undercuts the grouped direct one on tiny
 // problems (one 6x6 image, 2 groups of 16): the grouped direct kernel still leads there, as on the
 // H200's suite run, where the GEMM tile's model had picked it.

@@ -378,26 +378,31 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
 // fastest of kernel-lab's timings with the candidate cap lifted (every from-memory tile of dw
 // 512/14, 20-40 tiles of the others).
 TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
-    auto grouped = [](ConvProblem p) {
-        p.groups = p.inChannels == 128 ? 32 : p.inChannels;
+    auto grouped = [](ConvProblem p, int64_t groups) {
+        p.groups = groups;
         return p;
     };
-    auto depthwise = [](ConvProblem p) {
-        p.groups = p.inChannels;
-        return p;
-    };
+    auto depthwise = [&](ConvProblem p) { return grouped(p, p.inChannels); };
     const MeasuredPick picks[] = {
         // 0.135 ms (and with 8 planes); 7 threads a plane 0.144, 7 rows over 2 threads 0.149.
-        {"mobilenet_dw_512_14", grouped(layer(512, 512, 14, 512, 3, 1, 1)),
+        {"mobilenet_dw_512_14", depthwise(layer(512, 512, 14, 512, 3, 1, 1)),
          "14x16 thread 14x2 k1 threads 8x1 groups 4 from-memory"},
         // 0.131 ms; 8x32 0.132, 14 rows a thread 0.43.
-        {"mobilenet_dw_64_112_s2", grouped(layer(128, 64, 112, 64, 3, 2, 1)), "8x56 thread 8x1 k1 threads 56x1 from-memory"},
+        {"mobilenet_dw_64_112_s2", depthwise(layer(128, 64, 112, 64, 3, 2, 1)), "8x56 thread 8x1 k1 threads 56x1 from-memory"},
         // 0.119 ms; 16x112 0.125, 8x128 0.131.
-        {"mobilenet_dw_32_112", grouped(layer(128, 32, 112, 32, 3, 1, 1)), "8x112 thread 2x4 k1 threads 28x4"},
+        {"mobilenet_dw_32_112", depthwise(layer(128, 32, 112, 32, 3, 1, 1)), "8x112 thread 2x4 k1 threads 28x4"},
         // 0.165 ms (staged; 0.157 with the weights as uniforms); 8x56 threads 14x4 0.170 (0.161).
-        {"convnext_dw_96_56_7x7", grouped(layer(128, 96, 56, 96, 7, 1, 3)), "8x64 thread 2x4 k1 threads 16x4"},
+        {"convnext_dw_96_56_7x7", depthwise(layer(128, 96, 56, 96, 7, 1, 3)), "8x64 thread 2x4 k1 threads 16x4"},
         // 0.168 ms with the weights as uniforms (0.185 before them); 8x64 threads 16x4 0.175 (0.178).
-        {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1)), "8x56 thread 2x4 k4 threads 14x4 from-memory"},
+        {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1), 32), "8x56 thread 2x4 k4 threads 14x4 from-memory"},
+        // ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28, batch 32 (H100, kernel-lab on
+        // the ranking's first 8): 0.0542 ms; thread 2x4 k4 0.0543-0.0548, 7x1 k8 0.0553-0.0673, 14
+        // rows a thread (the sweep of resnext50_batch32) 0.154.
+        {"resnext 3x3 g32 of 8 at 28x28, batch 32", grouped(layer(32, 256, 28, 256, 3, 1, 1), 32),
+         "28x28 thread 7x2 k4 threads 14x4 from-memory"},
+        // The same at stride 2 from 56x56: 0.0757 ms; 8x28 thread 4x1 k8 0.0756, 16x28 0.0762.
+        {"resnext 3x3 g32 of 8 at 56x56 stride 2, batch 32", grouped(layer(32, 256, 56, 256, 3, 2, 1), 32),
+         "4x32 thread 4x1 k8 threads 32x1 from-memory"},
         // MobileNet's dw 128/56 at batch 32 (the sweep of mobilenet_batch32): 0.0350 ms; 8x56
         // threads 14x4 0.0341, every whole-plane tile from memory 0.040-0.066.
         {"depthwise 128 at 56x56, batch 32", depthwise(layer(32, 128, 56, 128, 3, 1, 1)), "8x64 thread 2x4 k1 threads 16x4"},
