@@ -354,8 +354,10 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
         // batch 32, 0.054 ms against the matrix tiles' 0.084, 0.076 against 0.086 at stride 2; with
         // 16 the tiles led, 0.041 against 0.051 (H100 sweep, bench/RESULTS.md).
         choice.path = Path::Fp32;
-        choice.why = "fast requested, but each group has only " + std::to_string(p.gemmN()) +
-                     " output channel(s), too few for matrix-unit tiles; using fp32";
+        choice.why = "fast requested, but each group has only " + std::to_string(p.gemmN()) + " output channel(s), " +
+                     (p.gemmN() < 8 ? std::string("too few for matrix-unit tiles")
+                                    : std::string("which the grouped direct kernel runs faster than matrix-unit tiles")) +
+                     "; using fp32";
         return choice;
     }
     for (Path path : {Path::CoopMatF16, Path::CoopMatBF16})
