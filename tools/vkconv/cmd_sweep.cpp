@@ -263,7 +263,8 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     cmd->add_option("--warmup", f->settings.timing.warmupRuns, "untimed runs just before the timed ones (default 3)")
         ->type_name("INT");
     cmd->add_option("--warmup-ms", f->settings.timing.warmupMs,
-                    "run the kernel back to back this long before each timing, so the GPU's clocks are up (default 500; 0: none)")
+                    "run the kernel back to back this long before each timing, so the GPU's clocks are up (default 500; 0: none; "
+                    "each path's first timing keeps 500 at least)")
         ->type_name("MS");
     cmd->add_option("--rounds", f->settings.rounds,
                     "interleaved rounds in which the default and the fastest few are timed again before choosing (default 3; 0: none)")
