@@ -160,7 +160,12 @@ int runSweep(SweepFlags f) {
                                     : "full, pruned, per path: " + prunedSelection(f.settings.candidates, f.settings) +
                                          " (--candidates N, --per-tile N, --all)")
               << "\n";
-    std::cout << "timing:   " << f.settings.timing.warmupMs << " ms of the kernel to warm the GPU, then "
+    std::cout << "timing:   " << f.settings.timing.warmupMs
+              << (f.settings.timing.warmupMs > 0 && f.settings.timing.warmupMs < TimingOptions{}.warmupMs
+                      ? " ms (each path's first timing " + std::to_string(int(TimingOptions{}.warmupMs)) +
+                            ", a timing after a longer pipeline build as long as the build, up to that)"
+                      : std::string(" ms"))
+              << " of the kernel to warm the GPU, then "
               << f.settings.timing.warmupRuns << " warm-up + " << f.settings.timing.iterations
               << " timed runs per configuration, GPU timestamps; median, spread = (p90 - p10) / median; the default "
                  "and the fastest "
@@ -264,7 +269,8 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
         ->type_name("INT");
     cmd->add_option("--warmup-ms", f->settings.timing.warmupMs,
                     "run the kernel back to back this long before each timing, so the GPU's clocks are up (default 500; 0: none; "
-                    "each path's first timing keeps 500 at least)")
+                    "each path's first timing keeps 500, and one after a longer pipeline build warms up as long as "
+                    "the build, up to 500)")
         ->type_name("MS");
     cmd->add_option("--rounds", f->settings.rounds,
                     "interleaved rounds in which the default and the fastest few are timed again before choosing (default 3; 0: none)")

@@ -1,6 +1,7 @@
 // Building, checking and timing one configuration.
 #include "sweep_measure.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -77,6 +78,25 @@ double SweepBench::checkOutput(Conv2d& conv) {
     return worst;
 }
 
+namespace {
+
+// Planning a pipeline and checking its output leave the device idle, and its clocks fall: on the
+// H100 a sweep at --warmup-ms 100 timed the grouped direct kernel's candidates, whose pipelines
+// take 0.5-2.5 s to build, 1.5-3x slower than their rounds and kernel-lab did, while the
+// cooperative-matrix candidates beside them (0.1-0.2 s to build) timed right
+// (bench/history/network-suites.md). So a timing warms up at least as long as the device sat
+// idle before it, up to the default warm-up; --warmup-ms 0 still means none.
+TimingOptions warmupAfterIdle(TimingOptions timing, double idleMs) {
+    if (timing.warmupMs > 0) timing.warmupMs = std::max(timing.warmupMs, std::min(idleMs, TimingOptions{}.warmupMs));
+    return timing;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
 CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOptions& timing) {
     CandidateResult r;
     r.config = config;
@@ -86,7 +106,7 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
         options.config = config;
         const auto start = std::chrono::steady_clock::now();
         Conv2d conv(context_, p, inputs_.weight, inputs_.bias, options);
-        r.planMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        r.planMs = msSince(start);
 
         r.relativeError = checkOutput(conv);
         const double bound = errorBound(config.path);
@@ -98,7 +118,7 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
             return r;
         }
         // conv.time warms the device up with this kernel before it times (TimingOptions).
-        r.timing = summarizeTimes(conv.time(input_, output_, timing, &r.warmup));
+        r.timing = summarizeTimes(conv.time(input_, output_, warmupAfterIdle(timing, msSince(start)), &r.warmup));
         r.status = CandidateResult::Status::Ok;
     } catch (const Error& e) {
         if (endsTheSweep(e)) throw;
@@ -111,6 +131,7 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
 TimingStats SweepBench::retime(const KernelConfig& config, const TimingOptions& timing) {
     ConvOptions options;
     options.config = config;
+    const auto start = std::chrono::steady_clock::now();
     Conv2d conv(context_, inputs_.problem, inputs_.weight, inputs_.bias, options);
     const double e = checkOutput(conv);
     if (!(e <= errorBound(config.path))) {
@@ -118,7 +139,7 @@ TimingStats SweepBench::retime(const KernelConfig& config, const TimingOptions& 
         std::snprintf(buf, sizeof buf, "relative error %.3e > bound %.0e when re-timed", e, errorBound(config.path));
         throw Error(Error::Kind::Vulkan, config.str() + ": " + buf);
     }
-    return summarizeTimes(conv.time(input_, output_, timing));
+    return summarizeTimes(conv.time(input_, output_, warmupAfterIdle(timing, msSince(start))));
 }
 
 }  // namespace vkconv::cli
