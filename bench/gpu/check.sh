@@ -35,8 +35,8 @@
 #   --bench-suite NAME  the bench/shapes.json suite --bench times beside alexnet1 (default layers;
 #                     resnet50_batch32: ResNet-50's convolutions at a training batch;
 #                     resnet50_batch1: the same at batch 1, inference; vgg16_batch32,
-#                     mobilenet_batch32, resnext50_batch32: VGG-16's, MobileNet v1's and
-#                     ResNeXt-50's at batch 32)
+#                     mobilenet_batch32, resnext50_batch32, convnext_t_batch32: VGG-16's,
+#                     MobileNet v1's, ResNeXt-50's and ConvNeXt-T's at batch 32)
 #   --bench-batch N   --bench times the suite at N images a shape, vkconv and PyTorch alike, and
 #                     leaves alexnet1 out (resnet50_batch32 at 8: ResNet-50 at batch 8)
 #   --test-filter F   --gtest_filter for the suite (default: all of it)

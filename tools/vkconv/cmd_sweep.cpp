@@ -243,7 +243,8 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     addCacheFlags(*cmd, f->cache, "do not start from the tuning cache's entries: the default is the heuristic's", false);
     cmd->add_option("--suite", f->suite,
                     "sweep a suite of bench/shapes.json instead of one problem (alexnet1, layers, resnet50_batch32, "
-                    "resnet50_batch1, vgg16_batch32, mobilenet_batch32, resnext50_batch32; `vkconv-bench --list` lists them)")
+                    "resnet50_batch1, vgg16_batch32, mobilenet_batch32, resnext50_batch32, convnext_t_batch32; `vkconv-bench "
+                    "--list` lists them)")
         ->type_name("NAME");
     cmd->add_option("--shape", f->shape, "sweep one named shape of bench/shapes.json")->type_name("NAME");
     cmd->add_option("--shapes", f->shapesFile,
