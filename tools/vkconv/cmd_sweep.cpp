@@ -270,8 +270,8 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
         ->type_name("INT");
     cmd->add_option("--warmup-ms", f->settings.timing.warmupMs,
                     "run the kernel back to back this long before each timing, so the GPU's clocks are up (default 500; 0: none; "
-                    "each path's first timing keeps 500, and one after a longer pipeline build warms up as long as "
-                    "the build, up to 500)")
+                    "otherwise each path's first timing keeps 500, and one after a longer pipeline build warms up as "
+                    "long as the build, up to 500)")
         ->type_name("MS");
     cmd->add_option("--rounds", f->settings.rounds,
                     "interleaved rounds in which the default and the fastest few are timed again before choosing (default 3; 0: none)")

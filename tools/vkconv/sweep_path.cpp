@@ -200,12 +200,13 @@ PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, cons
     double bestMs = 0;
     size_t done = 0;
     // The first timing (the default's) also climbs the clocks from idle and from the ranking
-    // above, so it keeps the full warm-up however short --warmup-ms is, as kernel-lab's does: on
-    // the H100 a sweep at --warmup-ms 100 first timed ResNeXt's grouped 3x3 default at 0.54 ms,
-    // 0.154 when its rounds timed it again (bench/history/network-suites.md). The later ones
-    // warm up as long as their pipeline's build left the device idle (SweepBench::measure).
+    // above, so it keeps the full warm-up however short --warmup-ms is (0 still means none), as
+    // kernel-lab's does: on the H100 a sweep at --warmup-ms 100 first timed ResNeXt's grouped 3x3
+    // default at 0.54 ms, 0.154 when its rounds timed it again (bench/history/network-suites.md).
+    // The later ones warm up as long as their pipeline's build left the device idle
+    // (SweepBench::measure).
     TimingOptions firstTiming = settings.timing;
-    firstTiming.warmupMs = std::max(settings.timing.warmupMs, TimingOptions{}.warmupMs);
+    if (firstTiming.warmupMs > 0) firstTiming.warmupMs = std::max(firstTiming.warmupMs, TimingOptions{}.warmupMs);
     for (const auto& config : candidates) {
         if (settings.budgetSeconds > 0 && done > 0 && secondsSince(t0) > settings.budgetSeconds) break;
         progress.begin(done, config);
