@@ -162,8 +162,8 @@ int runSweep(SweepFlags f) {
               << "\n";
     std::cout << "timing:   " << f.settings.timing.warmupMs
               << (f.settings.timing.warmupMs > 0 && f.settings.timing.warmupMs < TimingOptions{}.warmupMs
-                      ? " ms (each path's first timing " + std::to_string(int(TimingOptions{}.warmupMs)) +
-                            ", a timing after a longer pipeline build as long as the build, up to that)"
+                      ? " ms (each problem's first timing " + std::to_string(int(TimingOptions{}.warmupMs)) +
+                            ", a timing after the device idled longer, as long as it idled, up to that)"
                       : std::string(" ms"))
               << " of the kernel to warm the GPU, then "
               << f.settings.timing.warmupRuns << " warm-up + " << f.settings.timing.iterations
@@ -270,8 +270,8 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
         ->type_name("INT");
     cmd->add_option("--warmup-ms", f->settings.timing.warmupMs,
                     "run the kernel back to back this long before each timing, so the GPU's clocks are up (default 500; 0: none; "
-                    "otherwise each path's first timing keeps 500, and one after a longer pipeline build warms up as "
-                    "long as the build, up to 500)")
+                    "otherwise each problem's first timing keeps 500, and one after the device idled longer (a "
+                    "pipeline build) warms up as long as it idled, up to 500)")
         ->type_name("MS");
     cmd->add_option("--rounds", f->settings.rounds,
                     "interleaved rounds in which the default and the fastest few are timed again before choosing (default 3; 0: none)")

@@ -80,22 +80,27 @@ double SweepBench::checkOutput(Conv2d& conv) {
 
 namespace {
 
-// Planning a pipeline and checking its output leave the device idle, and its clocks fall: on the
-// H100 a sweep at --warmup-ms 100 timed the grouped direct kernel's candidates, whose pipelines
-// take 0.5-2.5 s to build, 1.5-3x slower than their rounds and kernel-lab did, while the
-// cooperative-matrix candidates beside them (0.1-0.2 s to build) timed right
-// (bench/history/network-suites.md). So a timing warms up at least as long as the device sat
-// idle before it, up to the default warm-up; --warmup-ms 0 still means none.
-TimingOptions warmupAfterIdle(TimingOptions timing, double idleMs) {
-    if (timing.warmupMs > 0) timing.warmupMs = std::max(timing.warmupMs, std::min(idleMs, TimingOptions{}.warmupMs));
-    return timing;
-}
-
 double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
+
+// The device idles while the host builds a pipeline and checks its output, and its clocks fall:
+// on the H100 a sweep at --warmup-ms 100 timed the grouped direct kernel's candidates, whose
+// pipelines take 0.5-2.5 s to build, 1.5-3x slower than their rounds and kernel-lab did (each
+// warm-up ended steady after 100-125 ms, the clocks still low), and its first timing 3.5x slow,
+// while the cooperative-matrix candidates, built in 0.1-0.2 s, timed right
+// (bench/history/network-suites.md). So a short --warmup-ms stretches to the idle time before
+// the timing, up to the default warm-up, which the first timing gets whole; 0 still means none.
+TimingStats SweepBench::timeWarm(Conv2d& conv, const TimingOptions& timing, WarmupReport* report) {
+    TimingOptions t = timing;
+    const double idleMs = lastTimed_ ? msSince(*lastTimed_) : TimingOptions{}.warmupMs;
+    if (t.warmupMs > 0) t.warmupMs = std::max(t.warmupMs, std::min(idleMs, TimingOptions{}.warmupMs));
+    TimingStats stats = summarizeTimes(conv.time(input_, output_, t, report));
+    lastTimed_ = std::chrono::steady_clock::now();
+    return stats;
+}
 
 CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOptions& timing) {
     CandidateResult r;
@@ -118,7 +123,7 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
             return r;
         }
         // conv.time warms the device up with this kernel before it times (TimingOptions).
-        r.timing = summarizeTimes(conv.time(input_, output_, warmupAfterIdle(timing, msSince(start)), &r.warmup));
+        r.timing = timeWarm(conv, timing, &r.warmup);
         r.status = CandidateResult::Status::Ok;
     } catch (const Error& e) {
         if (endsTheSweep(e)) throw;
@@ -131,7 +136,6 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
 TimingStats SweepBench::retime(const KernelConfig& config, const TimingOptions& timing) {
     ConvOptions options;
     options.config = config;
-    const auto start = std::chrono::steady_clock::now();
     Conv2d conv(context_, inputs_.problem, inputs_.weight, inputs_.bias, options);
     const double e = checkOutput(conv);
     if (!(e <= errorBound(config.path))) {
@@ -139,7 +143,7 @@ TimingStats SweepBench::retime(const KernelConfig& config, const TimingOptions& 
         std::snprintf(buf, sizeof buf, "relative error %.3e > bound %.0e when re-timed", e, errorBound(config.path));
         throw Error(Error::Kind::Vulkan, config.str() + ": " + buf);
     }
-    return summarizeTimes(conv.time(input_, output_, warmupAfterIdle(timing, msSince(start))));
+    return timeWarm(conv, timing, nullptr);
 }
 
 }  // namespace vkconv::cli

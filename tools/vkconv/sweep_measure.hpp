@@ -4,8 +4,10 @@
 // recorded as such and never timed or selected.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,11 +56,15 @@ private:
     // sample images: the first and last image of every chunk the conv splits the batch into.
     double checkOutput(Conv2d& conv);
     const std::vector<double>& reference(int64_t image);
+    // Times `conv` with a warm-up at least as long as the device sat idle since the last timing
+    // (all of --warmup-ms's default before the first), and notes when it ended.
+    TimingStats timeWarm(Conv2d& conv, const TimingOptions& timing, WarmupReport* report);
 
     const Context& context_;
     RunInputs inputs_;
     Tensor input_, output_;
     std::map<int64_t, std::vector<double>> references_;  // by image, computed once
+    std::optional<std::chrono::steady_clock::time_point> lastTimed_;  // when the last timing ended
 };
 
 }  // namespace vkconv::cli

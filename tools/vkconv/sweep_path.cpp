@@ -199,18 +199,10 @@ PathSweep sweepPath(SweepBench& bench, const DeviceInfo& device, Path path, cons
     progress.start(label, candidates.size());
     double bestMs = 0;
     size_t done = 0;
-    // The first timing (the default's) also climbs the clocks from idle and from the ranking
-    // above, so it keeps the full warm-up however short --warmup-ms is (0 still means none), as
-    // kernel-lab's does: on the H100 a sweep at --warmup-ms 100 first timed ResNeXt's grouped 3x3
-    // default at 0.54 ms, 0.154 when its rounds timed it again (bench/history/network-suites.md).
-    // The later ones warm up as long as their pipeline's build left the device idle
-    // (SweepBench::measure).
-    TimingOptions firstTiming = settings.timing;
-    if (firstTiming.warmupMs > 0) firstTiming.warmupMs = std::max(firstTiming.warmupMs, TimingOptions{}.warmupMs);
     for (const auto& config : candidates) {
         if (settings.budgetSeconds > 0 && done > 0 && secondsSince(t0) > settings.budgetSeconds) break;
         progress.begin(done, config);
-        CandidateResult r = bench.measure(config, done == 0 ? firstTiming : settings.timing);
+        CandidateResult r = bench.measure(config, settings.timing);
         r.heuristicRank = rankOf.count(config.str()) ? rankOf[config.str()] : 0;
         r.order = done + 1;
         r.atSeconds = secondsSince(t0);
