@@ -3,7 +3,7 @@
 # PyTorch's baseline on the GPU machine, from binaries built elsewhere and carried there
 # (bench/gpu/README.md says how); builds only the Python module (--python). From the repository root:
 #
-#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--bench-suite NAME] [--bench-batch N]
+#   bash bench/gpu/check.sh [STEP...] [--budget S] [--build DIR] [--bench-suite NAME[,NAME...]] [--bench-batch N]
 #                           [--test-filter F] [--dry-run]
 #
 # Steps (none named: --tests --bench):
@@ -32,7 +32,8 @@
 #                     its own cap and what is left, so the summary always prints inside the device
 #                     tool's 600 s; a step cut short keeps what it wrote
 #   --build DIR       the Release build folder carried along (default build-gpu)
-#   --bench-suite NAME  the bench/shapes.json suite --bench times beside alexnet1 (default layers;
+#   --bench-suite NAME[,NAME...]
+#                     the bench/shapes.json suites --bench times beside alexnet1 (default layers;
 #                     resnet50_batch32: ResNet-50's convolutions at a training batch;
 #                     resnet50_batch1: the same at batch 1, inference; vgg16_batch32,
 #                     mobilenet_batch32, resnext50_batch32, convnext_t_batch32: VGG-16's,
@@ -77,7 +78,7 @@ while (($#)); do
     --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--budget needs whole seconds, got '${2:-}'"; BUDGET=$2; shift ;;
     --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
-    --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+$ ]] || die "--bench-suite needs a suite name, got '${2:-}'"
+    --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || die "--bench-suite needs suite names (a,b,...), got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
     --bench-batch) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--bench-batch needs a whole number of images, got '${2:-}'"
       BENCH_BATCH=$2; shift ;;
@@ -196,7 +197,8 @@ run_tests() {
 
 run_bench() {
   need "$BENCH_BIN" || return
-  local p suites="alexnet1,$BENCH_SUITE" batch=()
+  local p suite suites="alexnet1,$BENCH_SUITE" batch=() list
+  IFS=, read -ra list <<<"$BENCH_SUITE"
   if ((BENCH_BATCH)); then
     suites=$BENCH_SUITE batch=(--batch "$BENCH_BATCH")
     echo "=== alexnet1: left out (--bench-batch $BENCH_BATCH)"
@@ -206,18 +208,22 @@ run_bench() {
         --json "$R/vkconv_alexnet1_$p.json"
     done
   fi
-  step "vkconv_${BENCH_SUITE}_fast" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$BENCH_SUITE" --precision fast \
-    "${batch[@]}" --json "$R/vkconv_${BENCH_SUITE}_fast.json"
+  for suite in "${list[@]}"; do
+    step "vkconv_${suite}_fast" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fast \
+      "${batch[@]}" --json "$R/vkconv_${suite}_fast.json"
+  done
   if ((!TORCH)); then
     echo "=== torch: left out (--no-torch)"
   elif ((DRY)) || python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-    step torch 200 python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite "$suites" "${batch[@]}" \
+    step torch $((200 * ${#list[@]})) python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite "$suites" "${batch[@]}" \
       --modes fp32,fp32_channels_last,tf32,fp16_channels_last --json "$R/torch.json"
   else
     echo "=== torch: skipped (python3 cannot import torch with CUDA)"
   fi
-  step "vkconv_${BENCH_SUITE}_fp32" 150 "$BENCH_BIN" --shapes "$SHAPES" --suite "$BENCH_SUITE" --precision fp32 \
-    "${batch[@]}" --json "$R/vkconv_${BENCH_SUITE}_fp32.json"
+  for suite in "${list[@]}"; do
+    step "vkconv_${suite}_fp32" 150 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fp32 \
+      "${batch[@]}" --json "$R/vkconv_${suite}_fp32.json"
+  done
 }
 
 # The module is built on this machine: one built elsewhere, against another libstdc++, crashed in
