@@ -347,12 +347,16 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
         choice.why = "precision fp32 requested";
         return choice;
     }
-    if (p.gemmN() < 8 || (p.gemmN() < 16 && groupedDirectServes(p))) {
-        // Depthwise and other thin groups: a matrix-unit tile would be mostly padding along N.
-        // On the H200 the fp32 kernel ran MobileNet's depthwise layers 1.6x faster. With 8 output
-        // channels a group the grouped direct kernel still led: ResNeXt-50's grouped 3x3 at 28x28,
-        // batch 32, 0.054 ms against the matrix tiles' 0.084, 0.076 against 0.086 at stride 2; with
-        // 16 the tiles led, 0.041 against 0.051 (H100 sweep, bench/RESULTS.md).
+    // Depthwise and other thin groups: a matrix-unit tile would be mostly padding along N. On the
+    // H200 the fp32 kernel ran MobileNet's depthwise layers 1.6x faster. With 8 output channels a
+    // group the grouped direct kernel still led: ResNeXt-50's grouped 3x3 at 28x28, batch 32,
+    // 0.054 ms against the matrix tiles' 0.084, 0.076 against 0.086 at stride 2; with 16 the tiles
+    // led, 0.041 against 0.051 (H100 sweep, bench/RESULTS.md). Only where it has a tile for the
+    // problem: without one (kernels past its weight budget, 13x13 and up) fp32 would mean the
+    // GEMM kernel, which the tiles beat.
+    const bool groupedDirectLeads =
+        p.gemmN() < 16 && groupedDirectServes(p) && !groupedDirectCandidates(d, p).empty();
+    if (p.gemmN() < 8 || groupedDirectLeads) {
         choice.path = Path::Fp32;
         choice.why = "fast requested, but each group has only " + std::to_string(p.gemmN()) + " output channel(s), " +
                      (p.gemmN() < 8 ? std::string("too few for matrix-unit tiles")

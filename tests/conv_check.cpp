@@ -147,7 +147,7 @@ uint64_t guardWordsChanged(const Context& context, const Tensor& out) {
 
 bool fastExpectsCoopMat(const DeviceInfo& d, const ConvProblem& p) {
     return d.coopMatKhr && d.shaderFloat16 && d.storageBuffer16Bit && hasShape(d, ScalarType::F16) && p.gemmN() >= 8 &&
-           (p.gemmN() >= 16 || !detail::groupedDirectServes(p));
+           (p.gemmN() >= 16 || !detail::groupedDirectServes(p) || detail::groupedDirectCandidates(d, p).empty());
 }
 
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const DeviceProfile* profile) {

@@ -244,8 +244,9 @@ TEST(GroupedDirectRules, HeuristicKeepsWideGroupsOnTheGemmKernel) {
 
 // Precision::Fast leaves the matrix units to the grouped direct kernel below 16 output channels a
 // group where that kernel serves (ResNeXt-50's grouped 3x3 of 8 a group: 0.054 ms against the
-// tiles' 0.084 on the H100), and keeps them from 16 (0.041 against 0.051) and for one group of
-// few channels, which the grouped direct kernel does not serve.
+// tiles' 0.084 on the H100), and keeps them from 16 (0.041 against 0.051), for one group of few
+// channels, which the grouped direct kernel does not serve, and where it has no tile (a 13x13
+// kernel): fp32 would mean the GEMM kernel there.
 TEST(GroupedDirectRules, FastTakesTheGroupedDirectKernelBelowSixteenChannelsAGroup) {
     const DeviceInfo gpu = fakeCoopMatDevice(false);
     const std::vector<std::pair<ConvProblem, bool>> layers = {
@@ -255,11 +256,14 @@ TEST(GroupedDirectRules, FastTakesTheGroupedDirectKernelBelowSixteenChannelsAGro
         {problem(32, 512, 14, 14, 512, 3, 3, 32, 1, 1), false},   // 16 a group
         {problem(32, 64, 28, 28, 256, 3, 3, 8, 1, 1), false},     // 8 in, 32 out a group: not served
         {problem(2, 8, 20, 20, 8, 3, 3, 1, 1, 1), false},         // one group of 8
+        {problem(8, 32, 40, 40, 16, 13, 13, 2, 1, 6), false},     // 8 a group, past its weight budget
     };
     for (const auto& [p, fp32] : layers) {
         const auto choice = detail::choosePath(Precision::Fast, gpu, p);
         EXPECT_EQ(choice.path == Path::Fp32, fp32) << p.str() << ": " << choice.why;
-        if (fp32) EXPECT_THAT(choice.why, ::testing::HasSubstr("output channel(s)")) << p.str();
+        if (fp32) {
+            EXPECT_THAT(choice.why, ::testing::HasSubstr("output channel(s)")) << p.str();
+        }
     }
 }
 
