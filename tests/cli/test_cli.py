@@ -153,7 +153,8 @@ def test_numpy_problems(vkconv, tmp, failures, precision="fp32", require_coopmat
         if precision == "fp32" and path != "fp32":
             failures.add("%s: --precision fp32 ran %s" % (label, path))
         # The library's rule (choosePath): fp32 below 8 output channels a group, and below 16 where
-        # the grouped direct kernel serves the groups (at most 16 input and output channels each).
+        # the grouped direct kernel serves the groups (at most 16 input and output channels each;
+        # none of PROBLEMS has a kernel past its weight budget, where the tiles keep them).
         grouped_direct = groups > 1 and xs[1] // groups <= 16 and k // groups <= 16
         if require_coopmat and k // groups >= (16 if grouped_direct else 8) and path == "fp32":
             failures.add("%s: --precision fast ran fp32 on a device with cooperative matrices (%d output "
