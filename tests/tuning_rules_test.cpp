@@ -51,16 +51,28 @@ TEST(AcceptanceRule, KeepsTheDefault) {
     in.tuned = stats(1.050, 0.01);  // slower
     EXPECT_EQ(decideAcceptance(in).verdict, Verdict::KeptNotFaster);
 
-    in.tuned = stats(0.900, 0.09);  // 10% faster but noisy
+    in.tuned = stats(0.900, 0.25);  // 10% faster but noisy: its p90 above the default's p10
     in.tunedAgain = stats(0.900, 0.01);
     in.incumbentAgain = stats(1.000, 0.01);
     d = decideAcceptance(in);
     EXPECT_EQ(d.verdict, Verdict::KeptUnstable);
-    EXPECT_EQ(d.reason.rfind("kept default: unstable (spread 9.0%", 0), 0u) << d.reason;
+    EXPECT_EQ(d.reason.rfind("kept default: unstable (spread 25.0%", 0), 0u) << d.reason;
 
     in.tuned = stats(0.900, 0.01);
-    in.incumbentAgain = stats(1.000, 0.051);  // the default's second timing is noisy
+    in.incumbentAgain = stats(1.000, 0.25);  // the default's second timing is noisy
     EXPECT_EQ(decideAcceptance(in).verdict, Verdict::KeptUnstable);
+    in.incumbentAgain = stats(1.000, 0.051);  // past the limit, but not near the tuned range
+    in.tuned = stats(0.930, 0.01);
+    in.tunedAgain = stats(0.950, 0.01);  // p90 0.95475 against the default's p10 0.9745
+    d = decideAcceptance(in);
+    EXPECT_EQ(d.verdict, Verdict::Accepted) << d.reason;
+    EXPECT_NE(d.reason.find("(5.1% over the 5.0% the rule asks, every p90 below the default's p10)"), std::string::npos)
+        << d.reason;
+    in.tunedAgain = stats(0.955, 0.05);  // p90 0.9789: inside the default's range
+    EXPECT_EQ(decideAcceptance(in).verdict, Verdict::KeptUnstable);
+    in.tuned = stats(0.900, 0.01);
+    in.tunedAgain = stats(0.900, 0.01);
+    in.incumbentAgain = stats(1.000, 0.01);
 
     // A noisy sweep timing of the default only triggers the confirmation, which decides.
     in.incumbent = stats(1.000, 0.30);

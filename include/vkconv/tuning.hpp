@@ -136,7 +136,8 @@ TimingStats summarizeTimes(std::vector<double> ms);  // percentiles interpolated
 // The acceptance rule: a tuned configuration replaces the default only if it is at least
 // minGain faster (time saved, 1 - tuned/default) in the sweep AND again in a second timing of
 // both, back to back, AND its two measurements and the default's second one each have a spread
-// under maxSpread (the default's sweep timing only triggers the second timing).
+// under maxSpread, or else each of its two measurements' p90 lies below the default's second p10
+// (the default's sweep timing only triggers the second timing).
 struct AcceptanceRule {
     double minGain = 0.02;
     double maxSpread = 0.05;

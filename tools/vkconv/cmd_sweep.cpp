@@ -174,7 +174,7 @@ int runSweep(SweepFlags f) {
                  "wrong or failing configuration is never selected\n";
     std::cout << "rule:     a tuned configuration replaces the default only if >= " << pct(f.minGainPercent)
               << " faster in the sweep and again in the re-timing rounds, with spreads < "
-              << pct(f.maxSpreadPercent) << "\n";
+              << pct(f.maxSpreadPercent) << " (or its runs' p10-p90 ranges wholly below the default's)\n";
     std::cout << "cache:    " << (cache.file().empty() ? "(none)" : cache.file()) << " (" << cache.size()
               << " entries" << (f.cache.noTuningCache ? "; ignored as defaults: --no-tuning-cache" : "")
               << (f.noSave ? "; not written: --no-save" : "") << ")\n";
@@ -282,7 +282,8 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     cmd->add_option("--min-gain", f->minGainPercent, "acceptance: percent faster a tuned configuration must be (default 2)")
         ->type_name("PERCENT");
     cmd->add_option("--max-spread", f->maxSpreadPercent,
-                    "acceptance: the largest spread (p90-p10)/median, in percent, a measurement may have (default 5)")
+                    "acceptance: the largest spread (p90-p10)/median, in percent, a measurement may have where the "
+                    "tuned configuration's p90 is not below the default's p10 (default 5)")
         ->type_name("PERCENT");
     cmd->add_option("--top", f->top, "rows of the table per path (default 10)")->type_name("N");
     cmd->add_option("--json", f->json, "write every measurement and decision as JSON")->type_name("FILE");
