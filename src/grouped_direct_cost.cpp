@@ -146,6 +146,7 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     const double floorCycles = std::max(double(p.batch) * p.outHeight() * p.outWidth() * p.outChannels * cG * taps / 128.0,
                                         (inBytes + outBytes) / 16.0);
     double factor = (std::max(computeCycles, memoryCycles) + 0.25 * std::min(computeCycles, memoryCycles)) / floorCycles;
+    const bool wideTaps = taps > 9;  // more taps than 3x3: the rules below measured on 7x7, 5x5 untimed
     // Past about 168 registers a thread a GPU compiler spills.
     if (registers > 168) factor *= 1.0 + (registers - 168) / 64.0;
     // NVIDIA's compiler sizes a kernel's register budget by how many of its workgroups fit
@@ -182,7 +183,26 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
     // still take one.
-    if (!d.isCpu() && c.directGroupSteps > 1) factor *= 1.1 + 0.05 * c.directGroupSteps;
+    // With 7x7 taps the gap was wider: ConvNeXt's depthwise at batch 32, 1.3x behind at 56x56,
+    // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweep, bench/RESULTS.md).
+    if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
+    // Threads of more than 8 output rows, with 7x7 taps: 2-4.5 times the time of the best tile
+    // on each of ConvNeXt's depthwise planes at batch 32 (56x56 thread 14x1 0.197 ms against 0.044
+    // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.026; 14x14 0.082-0.121 against 0.043 for
+    // 14x16 thread 7x4; H200 sweep, bench/RESULTS.md), where the model ranked them first at 28x28
+    // and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
+    if (!d.isCpu() && wideTaps && c.directRows > 8) factor *= 3.0;
+    // A grid of too few warps to hide a compute unit's latencies: under 16 a unit (4 to each of
+    // NVIDIA's schedulers) the arithmetic waits on the shared-memory reads it depends on.
+    // ConvNeXt's depthwise at 7x7, batch 32: 32-thread workgroups of 28 or 32 outputs a thread
+    // (1,536 of them, 11.6 warps a unit) took 0.031-0.047 ms, against 0.017 for the same
+    // workgroups of 14 or 16 outputs a thread (3,072, 23 warps a unit; H200 sweep,
+    // bench/RESULTS.md). Held to 7x7 taps, where it was measured: on 3x3 kernels it would move
+    // picks at small batches that no timing has compared.
+    if (!d.isCpu() && wideTaps) {
+        const double warpsPerUnit = workgroups * warps / computeUnitCount(d);
+        if (warpsPerUnit < 16.0) factor *= 16.0 / std::max(warpsPerUnit, 1.0);
+    }
     // A grid that cannot fill the device: the units left idle.
     const double slots = workgroupSlots(d);
     const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *
