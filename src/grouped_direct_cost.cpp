@@ -188,21 +188,22 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
     // Threads of more than 8 output rows, with 7x7 taps: 2-4.5 times the time of the best tile
     // on each of ConvNeXt's depthwise planes at batch 32 (56x56 thread 14x1 0.197 ms against 0.044
-    // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.026; 14x14 0.082-0.121 against 0.043 for
-    // 14x16 thread 7x4; H200 sweep, bench/RESULTS.md), where the model ranked them first at 28x28
-    // and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
+    // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.024; 14x14 0.082-0.121 against 0.021 for
+    // 16x16 thread 4x4; H200 sweeps, bench/RESULTS.md), where the model ranked them first at
+    // 28x28 and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
     if (!d.isCpu() && wideTaps && c.directRows > 8) factor *= 3.0;
-    // A grid of too few warps to hide a compute unit's latencies: under 16 a unit (4 to each of
-    // NVIDIA's schedulers) the arithmetic waits on the shared-memory reads it depends on.
-    // ConvNeXt's depthwise at 7x7, batch 32: 32-thread workgroups of 28 or 32 outputs a thread
-    // (1,536 of them, 11.6 warps a unit) took 0.031-0.047 ms, against 0.017 for the same
-    // workgroups of 14 or 16 outputs a thread (3,072, 23 warps a unit; H200 sweep,
-    // bench/RESULTS.md). Held to 7x7 taps, where it was measured: on 3x3 kernels it would move
-    // picks at small batches that no timing has compared.
-    if (!d.isCpu() && wideTaps) {
-        const double warpsPerUnit = workgroups * warps / computeUnitCount(d);
-        if (warpsPerUnit < 16.0) factor *= 16.0 / std::max(warpsPerUnit, 1.0);
-    }
+    // More than 16 outputs a thread, with 7x7 taps: 1.8-2.8 times the time of tiles of 16 or fewer
+    // on ConvNeXt's depthwise at batch 32, 14x14 and 7x7 (thread 7x4 0.043 and 0.047 ms, thread
+    // 4x8 0.032-0.039 and 0.031, against 0.021 and 0.017 for thread 4x4; H200 sweeps,
+    // bench/RESULTS.md), though the model counts them as cheaper: fewer window reads an output.
+    if (!d.isCpu() && wideTaps && perThread > 16) factor *= 2.0;
+    // Windows read from shared memory as 16-byte vectors (VEC_W x stride a multiple of 4), with
+    // 7x7 taps: the fastest tile timed on each plane but the smallest, by 10-37% over tiles of one
+    // or two outputs a row (H200 sweeps of ConvNeXt at batch 32: 14x14 thread 4x4 0.021 ms against
+    // 0.023-0.024 for thread 7x1 and 7x2, 28x28 thread 2x4 and 4x4 0.024 against 0.032 and 0.037,
+    // 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017), where the model put
+    // thread 7x2 first at 14x14 (its 16x16 tiles compute a 14x14 plane's 31% more).
+    if (!d.isCpu() && wideTaps && !c.directFromMemory && (uint64_t(c.directVecW) * p.strideW) % 4 == 0) factor *= 0.85;
     // A grid that cannot fill the device: the units left idle.
     const double slots = workgroupSlots(d);
     const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *
