@@ -18,7 +18,9 @@
 // on NVIDIA's driver); the timing then rebuilds each from the pipeline cache, one at a time.
 // --warmup-ms shortens each configuration's warm-up (Conv2d::time's 500 ms by default): in a long
 // search the configurations run back to back, so the clocks stay up after the first, and 500 ms
-// each made a search of 673 fast configurations take over six minutes.
+// each made a search of 673 fast configurations take over six minutes. A short warm-up still
+// stretches to the time the device idled while the host built the configuration's pipeline
+// (bench/idle_warmup.hpp), so that a slow build does not leave the clocks low for its timing.
 // --device-file ranks for a described device instead, with no GPU (offline_rank.hpp); --filter
 // there keeps the matching configurations, each printed with its rank among all of them.
 #include <algorithm>
@@ -36,6 +38,7 @@
 
 #include "config_select.hpp"
 #include "config_filter.hpp"
+#include "idle_warmup.hpp"  // bench/
 #include "offline_rank.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
@@ -61,7 +64,8 @@ static const char* kUsage =
     "  --jobs J           plan (build the pipelines of) the chosen configurations on J threads\n"
     "                     first (default 1: each planned as it is timed)\n"
     "  --warmup-ms MS     run each configuration back to back this long before timing it\n"
-    "                     (default 500; the first one always gets 500, while the clocks climb)\n"
+    "                     (default 500; at least as long as the device idled since the last\n"
+    "                     timing, up to 500, and the first one always 500, while the clocks climb)\n"
     "Offline, no GPU: the heuristic's ranking for a described device, nothing runs\n"
     "  --device-file FILE  a device as `vkconv devices --json` printed it (bench/devices/)\n"
     "  --device-index I    which of the file's devices (default 0)\n"
@@ -224,9 +228,9 @@ int main(int argc, char** argv) try {
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::vector<std::pair<double, KernelConfig>> results;
-    // The first timing also climbs the clocks from idle (and out of the planning above).
-    TimingOptions firstTiming = timing;
-    firstTiming.warmupMs = std::max(timing.warmupMs, TimingOptions{}.warmupMs);
+    // Each timing's warm-up covers the device's idle time before it: the planning above, and
+    // each configuration's own pipeline build below (bench/idle_warmup.hpp).
+    bench::IdleAwareWarmup warmup;
     for (const auto& c : chosen) {
         try {
             ConvOptions o;
@@ -234,7 +238,8 @@ int main(int argc, char** argv) try {
             auto t0 = std::chrono::steady_clock::now();
             Conv2d conv(ctx, p, w, b, o);
             double planMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            auto ms = conv.time(in, out, results.empty() ? firstTiming : timing);
+            auto ms = conv.time(in, out, warmup.next(timing));
+            warmup.ended();
             std::sort(ms.begin(), ms.end());
             results.push_back({ms[ms.size() / 2], c});
             std::printf("%9.4f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
@@ -255,7 +260,8 @@ int main(int argc, char** argv) try {
                 ConvOptions o;
                 o.config = c;
                 Conv2d conv(ctx, p, w, b, o);
-                auto ms = conv.time(in, out, timing);
+                auto ms = conv.time(in, out, warmup.next(timing));
+                warmup.ended();
                 std::sort(ms.begin(), ms.end());
                 std::printf("%9.4f ms (full %.4f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
                 if (stats) std::printf("%s", conv.driverStatistics().c_str());

@@ -86,19 +86,11 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-// The device idles while the host builds a pipeline and checks its output, and its clocks fall:
-// on the H100 a sweep at --warmup-ms 100 timed the grouped direct kernel's candidates, whose
-// pipelines take 0.5-2.5 s to build, 1.5-3x slower than their rounds and kernel-lab did (each
-// warm-up ended steady after 100-125 ms, the clocks still low), and its first timing 3.5x slow,
-// while the cooperative-matrix candidates, built in 0.1-0.2 s, timed right
-// (bench/history/network-suites.md). So a short --warmup-ms stretches to the idle time before
-// the timing, up to the default warm-up, which the first timing gets whole; 0 still means none.
+// A short --warmup-ms stretches to the device's idle time since the last timing
+// (bench/idle_warmup.hpp says why).
 TimingStats SweepBench::timeWarm(Conv2d& conv, const TimingOptions& timing, WarmupReport* report) {
-    TimingOptions t = timing;
-    const double idleMs = lastTimed_ ? msSince(*lastTimed_) : TimingOptions{}.warmupMs;
-    if (t.warmupMs > 0) t.warmupMs = std::max(t.warmupMs, std::min(idleMs, TimingOptions{}.warmupMs));
-    TimingStats stats = summarizeTimes(conv.time(input_, output_, t, report));
-    lastTimed_ = std::chrono::steady_clock::now();
+    TimingStats stats = summarizeTimes(conv.time(input_, output_, warmup_.next(timing), report));
+    warmup_.ended();
     return stats;
 }
 

@@ -4,13 +4,12 @@
 // recorded as such and never timed or selected.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "idle_warmup.hpp"  // bench/
 #include "run_inputs.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/conv2d.hpp"
@@ -64,7 +63,7 @@ private:
     RunInputs inputs_;
     Tensor input_, output_;
     std::map<int64_t, std::vector<double>> references_;  // by image, computed once
-    std::optional<std::chrono::steady_clock::time_point> lastTimed_;  // when the last timing ended
+    bench::IdleAwareWarmup warmup_;
 };
 
 }  // namespace vkconv::cli
