@@ -179,6 +179,14 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // as work (1.14x), hence the factor: 0.97 / 1.14. (From memory with the weights as uniforms,
     // 14 threads led on ResNeXt: fromMemoryFactor takes the factor back there.)
     if (sixteenThreadRows(c, d, p)) factor *= kSixteenThreadRows;
+    // The same at 28 outputs a row with 7x7 taps: rows of 8 threads of 4 (a tile 32 wide, four
+    // whole rows a subgroup) led rows of 7 by 9-11% in three H200 sweeps of ConvNeXt's depthwise
+    // at 28x28, batch 32 (16x32 threads 8x8 0.0240-0.0244 ms against 0.0264-0.0268 for 16x28
+    // threads 7x8), where the model counts the 4 columns past the row as work and more (1.19x):
+    // 0.91 / 1.19.
+    if (!d.isCpu() && wideTaps && vectorStrips(c, d, p) && c.directVecW == 4 &&
+        ceilDiv(uint64_t(p.outWidth()), 4) == 7 && c.directThreadsW == 8)
+        factor *= 0.76;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
     // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
