@@ -47,7 +47,14 @@ bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvPro
 // small planes (dw 512/14 thread 8x2 0.258 against 0.235, 4x2 0.271 against 0.214).
 double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (d.isCpu()) return 1.2;  // not measured on CPU devices: the staged tile stays first there
-    if (p.kernelH * p.kernelW > 9) return 1.5;
+    if (p.kernelH * p.kernelW > 9) {
+        // Whole small planes passed out through shared memory (PLANES_OUT) won with 7x7 taps too:
+        // ConvNeXt's depthwise at batch 32, 7x7 planes 0.0120 ms as 8x8 thread 4x4 against 0.0168
+        // staged, 14x14 0.0187 as 16x16 thread 4x4 against 0.0215 (kernel-lab on the H200,
+        // bench/RESULTS.md). Larger planes not timed.
+        if (groupedDirectPlanesOut(c, p) && p.outHeight() * p.outWidth() <= 14 * 14) return 0.8;
+        return 1.5;
+    }
     if (p.strided()) {
         const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
         // 14 rows a thread (a 29-row window): 0.43-0.48 ms against 0.131 with 8.

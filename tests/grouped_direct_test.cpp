@@ -127,6 +127,11 @@ std::vector<DirectCase> directCases() {
         {"memory_planes_rows14_overhang", problem(2, 8, 14, 14, 8, 3, 3, 8, 1, 1), Tile{8, 1, 14, 2, 1, 4, 1, true}},
         {"tile_rows7_staged", problem(1, 3, 14, 10, 3, 3, 3, 3, 1, 1), Tile{5, 2, 7, 2, 1}},
         {"memory_rows12_stride2", problem(1, 4, 23, 9, 4, 3, 3, 4, 2, 1), Tile{5, 1, 12, 1, 1, 1, 1, true}},
+        // ConvNeXt's small planes with 7x7 taps, from memory, whole planes out through shared
+        // memory: 7x7 planes in 8x8 tiles of 4x4 a thread, 8 groups a workgroup (2 sets of 8);
+        // 14x14 planes in 16x16 tiles, 2 groups a workgroup (3 sets).
+        {"memory_7x7_planes_out_groups8", problem(2, 16, 7, 7, 16, 7, 7, 16, 1, 3), Tile{2, 2, 4, 4, 1, 8, 1, true}},
+        {"memory_7x7_planes14_out_groups2", problem(2, 6, 14, 14, 6, 7, 7, 6, 1, 3), Tile{4, 4, 4, 4, 1, 2, 1, true}},
     };
 }
 
@@ -283,8 +288,8 @@ TEST(GroupedDirectRules, HeuristicLeadsWithGroupedDirectWhereItServesOnAGpu) {
 
 // On an NVIDIA-like GPU, windows read from memory lead where the H200 measured them faster
 // (the small-plane depthwise layer, the ResNeXt-like block of 4 channels a group, the strided
-// depthwise layer with 4x2 outputs a thread), and the staged tiles elsewhere (large planes at
-// stride 1, 7x7): fromMemoryFactor's measurements.
+// depthwise layer with 4x2 outputs a thread, 7x7 taps on whole 7x7 planes), and the staged tiles
+// elsewhere (large planes at stride 1, 7x7 on 56x56): fromMemoryFactor's measurements.
 TEST(GroupedDirectRules, FromMemoryLeadsWhereMeasuredFaster) {
     const DeviceInfo gpu = fakeCoopMatDevice(false);
     const std::vector<std::pair<ConvProblem, bool>> layers = {
@@ -293,6 +298,7 @@ TEST(GroupedDirectRules, FromMemoryLeadsWhereMeasuredFaster) {
         {problem(128, 32, 112, 112, 32, 3, 3, 32, 1, 1), false},   // MobileNet's first depthwise
         {problem(128, 64, 112, 112, 64, 3, 3, 64, 2, 1), true},    // MobileNet's strided depthwise
         {problem(128, 96, 56, 56, 96, 7, 7, 96, 1, 3), false},     // ConvNeXt's 7x7 depthwise
+        {problem(32, 768, 7, 7, 768, 7, 7, 768, 1, 3), true},      // ... on whole 7x7 planes
     };
     for (const auto& [p, fromMemory] : layers) {
         const KernelConfig c = detail::selectConfig(Path::Fp32, gpu, p).config;
