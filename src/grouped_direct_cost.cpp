@@ -31,6 +31,18 @@ bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvPro
            c.directThreadsW == 16;
 }
 
+// Windows read from shared memory as 16-byte vectors (VEC_W x stride a multiple of 4), with 7x7
+// taps: the fastest staged tile timed on each plane but the smallest, by 10-37% over tiles of one
+// or two outputs a row (H200 sweeps of ConvNeXt at batch 32: 14x14 thread 4x4 0.021 ms against
+// 0.023-0.024 for thread 7x1 and 7x2, 28x28 thread 2x4 and 4x4 0.024 against 0.032 and 0.037,
+// 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017), where the model put
+// thread 7x2 first at 14x14 (its 16x16 tiles compute a 14x14 plane's 31% more). A staged tile's
+// factor: fromMemoryFactor takes it back, as those tiles read no shared windows.
+constexpr double kSharedVectorWindows = 0.85;
+bool sharedVectorWindows(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    return !d.isCpu() && p.kernelH * p.kernelW > 9 && (uint64_t(c.directVecW) * p.strideW) % 4 == 0;
+}
+
 // What reading windows and weights from memory does to a tile's cost, against the same tile
 // staged in shared memory. Measured on the H200 (kernel-lab, the same tiles both ways,
 // bench/RESULTS.md): it saves each workgroup the staging, the zeroing and a barrier a step, and
@@ -52,8 +64,11 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // ConvNeXt's depthwise at batch 32, 7x7 planes 0.0120 ms as 8x8 thread 4x4 against 0.0168
         // staged, 14x14 0.0187 as 16x16 thread 4x4 against 0.0215 (kernel-lab on the H200,
         // bench/RESULTS.md). Larger planes not timed.
-        if (groupedDirectPlanesOut(c, p) && p.outHeight() * p.outWidth() <= 14 * 14) return 0.8;
-        return 1.5;
+        // (The from-memory sweep at 7x7 put thread 2x8 at 0.0092 ms and 7x2 at 0.0097 ahead of
+        // 4x4's 0.0116: the staged tiles' factor for 16-byte windows does not carry over.)
+        const double staged = sharedVectorWindows(c, d, p) ? kSharedVectorWindows : 1.0;
+        if (groupedDirectPlanesOut(c, p) && p.outHeight() * p.outWidth() <= 14 * 14) return 0.8 / staged;
+        return 1.5 / staged;
     }
     if (p.strided()) {
         const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
@@ -212,13 +227,8 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // 4x8 0.032-0.039 and 0.031, against 0.021 and 0.017 for thread 4x4; H200 sweeps,
     // bench/RESULTS.md), though the model counts them as cheaper: fewer window reads an output.
     if (!d.isCpu() && wideTaps && perThread > 16) factor *= 2.0;
-    // Windows read from shared memory as 16-byte vectors (VEC_W x stride a multiple of 4), with
-    // 7x7 taps: the fastest tile timed on each plane but the smallest, by 10-37% over tiles of one
-    // or two outputs a row (H200 sweeps of ConvNeXt at batch 32: 14x14 thread 4x4 0.021 ms against
-    // 0.023-0.024 for thread 7x1 and 7x2, 28x28 thread 2x4 and 4x4 0.024 against 0.032 and 0.037,
-    // 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017), where the model put
-    // thread 7x2 first at 14x14 (its 16x16 tiles compute a 14x14 plane's 31% more).
-    if (!d.isCpu() && wideTaps && !c.directFromMemory && (uint64_t(c.directVecW) * p.strideW) % 4 == 0) factor *= 0.85;
+    // Windows read from shared memory as 16-byte vectors (sharedVectorWindows).
+    if (sharedVectorWindows(c, d, p)) factor *= kSharedVectorWindows;
     // A grid that cannot fill the device: the units left idle.
     const double slots = workgroupSlots(d);
     const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *

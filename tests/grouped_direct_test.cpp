@@ -128,10 +128,13 @@ std::vector<DirectCase> directCases() {
         {"tile_rows7_staged", problem(1, 3, 14, 10, 3, 3, 3, 3, 1, 1), Tile{5, 2, 7, 2, 1}},
         {"memory_rows12_stride2", problem(1, 4, 23, 9, 4, 3, 3, 4, 2, 1), Tile{5, 1, 12, 1, 1, 1, 1, true}},
         // ConvNeXt's small planes with 7x7 taps, from memory, whole planes out through shared
-        // memory: 7x7 planes in 8x8 tiles of 4x4 a thread, 8 groups a workgroup (2 sets of 8);
-        // 14x14 planes in 16x16 tiles, 2 groups a workgroup (3 sets).
+        // memory: 7x7 planes in 8x8 tiles of 4x4 a thread, 8 groups a workgroup (2 sets of 8), and
+        // in 7x8 tiles of 7x2 (the pick); 14x14 planes in 16x16 tiles, 2 groups a workgroup (3
+        // sets), and in 14x14 tiles of 7x2, 4 groups (the pick; a partial last set).
         {"memory_7x7_planes_out_groups8", problem(2, 16, 7, 7, 16, 7, 7, 16, 1, 3), Tile{2, 2, 4, 4, 1, 8, 1, true}},
+        {"memory_7x7_planes_out_rows7", problem(2, 16, 7, 7, 16, 7, 7, 16, 1, 3), Tile{4, 1, 7, 2, 1, 8, 1, true}},
         {"memory_7x7_planes14_out_groups2", problem(2, 6, 14, 14, 6, 7, 7, 6, 1, 3), Tile{4, 4, 4, 4, 1, 2, 1, true}},
+        {"memory_7x7_planes14_out_rows7", problem(2, 6, 14, 14, 6, 7, 7, 6, 1, 3), Tile{7, 2, 7, 2, 1, 4, 1, true}},
     };
 }
 

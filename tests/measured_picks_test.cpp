@@ -411,14 +411,16 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // thread 4x4 0.0244-0.0246, 16x28 threads 7x8 0.0264-0.0268, 28x28 thread 7x2 0.0315, 14
         // rows a thread 0.119-0.132.
         {"convnext dw 192 7x7 at 28x28, batch 32", depthwise(layer(32, 192, 28, 192, 7, 1, 3)), "8x32 thread 2x4 k1 threads 8x4"},
-        // At 14x14: 0.0187 ms from memory (kernel-lab); staged 0.0211-0.0215, thread 2x8 0.0196,
-        // thread 7x1 and 7x2 0.0233-0.0238, 7x4 0.043, 14 rows 0.082-0.121 (sweeps).
+        // At 14x14, from memory: 0.0186 ms; 14x16 threads 8x2 0.0182, thread 4x4 0.0187-0.0190;
+        // staged: thread 4x4 0.0211-0.0215, 2x8 0.0196, 7x1 and 7x2 0.0233-0.0239, 7x4 0.043, 14
+        // rows 0.082-0.121.
         {"convnext dw 384 7x7 at 14x14, batch 32", depthwise(layer(32, 384, 14, 384, 7, 1, 3)),
-         "16x16 thread 4x4 k1 threads 4x4 groups 2 from-memory"},
-        // At 7x7: 0.0120 ms from memory (kernel-lab); staged 0.0166-0.0171, 7x7 thread 7x1
-        // 0.0166-0.0170, 7x8 thread 7x2 0.0169-0.0172, 28 or 32 outputs a thread 0.031-0.047.
+         "14x14 thread 7x2 k1 threads 7x2 groups 4 from-memory"},
+        // At 7x7, from memory: 0.0097 ms; thread 2x8 0.0092 (the pick 5% behind), 4x4 0.0115-0.0120,
+        // 7x1 0.0133; staged: thread 4x4, 7x1 and 7x2 0.0165-0.0172, 28 or 32 outputs a thread
+        // 0.031-0.047.
         {"convnext dw 768 7x7 at 7x7, batch 32", depthwise(layer(32, 768, 7, 768, 7, 1, 3)),
-         "8x8 thread 4x4 k1 threads 2x2 groups 8 from-memory"},
+         "7x8 thread 7x2 k1 threads 4x1 groups 8 from-memory"},
     };
     const auto devices = measuredDevices();
     for (const MeasuredPick& m : picks)
