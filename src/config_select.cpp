@@ -279,12 +279,14 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // K by at most 1.5x. Measured on the H200 (per-tap K runs, b3f77a8): alexnet1 (K 363 ->
         // 432) packed 0.59 ms against the gather's 0.92; but ResNet-50's conv1 (147 -> 256) 0.745
         // against 0.717 and VGG's conv1_1 (27 -> 144) 1.16 against 0.30. Elsewhere it is
-        // unmeasured, so the gather loader keeps its place and the sweep decides. A 1x1 kernel
-        // has no taps for the window to share: its packing pass is pure overhead against the
-        // NCHW loader, which reads the input where it lies. MobileNet's pointwise 32->64 at
-        // 112x112, batch 32 (H200 sweep, bench/RESULTS.md): packed 0.095-0.107 ms, the NCHW
-        // loader's 64x64x16 2x4 0.0525.
-        const bool firstLayer = p.kernelH * p.kernelW > 1 && l.channels <= 64 && l.gemmK <= 640 &&
+        // unmeasured, so the gather loader keeps its place and the sweep decides. Windows that
+        // do not overlap (a kernel no larger than its stride, 1x1 included) share no input: the
+        // packing pass is pure overhead against loaders that read the input where it lies.
+        // MobileNet's pointwise 32->64 at 112x112, batch 32: packed 0.095-0.107 ms, the NCHW
+        // loader's 64x64x16 2x4 0.0525; ConvNeXt-T's 4x4 stride-4 stem at batch 32: packed
+        // 0.0352 ms, the gather kernel's 64x96x16 0.0304 (H200 sweeps, bench/RESULTS.md).
+        const bool overlappingWindows = p.kernelH > p.strideH || p.kernelW > p.strideW;
+        const bool firstLayer = overlappingWindows && l.channels <= 64 && l.gemmK <= 640 &&
                                 l.gemmK <= 1.5 * double(p.gemmK());
         factor *= firstLayer ? 0.3 : 3.0;
         return work * factor * (underfilled ? slots / workgroups : 1.0);
