@@ -284,7 +284,7 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // packing pass is pure overhead against loaders that read the input where it lies.
         // MobileNet's pointwise 32->64 at 112x112, batch 32: packed 0.095-0.107 ms, the NCHW
         // loader's 64x64x16 2x4 0.0525; ConvNeXt-T's 4x4 stride-4 stem at batch 32: packed
-        // 0.0352 ms, the gather kernel's 64x96x16 0.0304 (H200 sweeps, bench/RESULTS.md).
+        // 0.0352 ms, the gather kernel's 64x96x16 0.0304 (H200 sweeps, bench/history/network-suites.md).
         const bool overlappingWindows = p.kernelH > p.strideH || p.kernelW > p.strideW;
         const bool firstLayer = overlappingWindows && l.channels <= 64 && l.gemmK <= 640 &&
                                 l.gemmK <= 1.5 * double(p.gemmK());

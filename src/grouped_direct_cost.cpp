@@ -35,7 +35,8 @@ bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvPro
 // taps: the fastest staged tile timed on each plane but the smallest, by 10-37% over tiles of one
 // or two outputs a row (H200 sweeps of ConvNeXt at batch 32: 14x14 thread 4x4 0.021 ms against
 // 0.023-0.024 for thread 7x1 and 7x2, 28x28 thread 2x4 and 4x4 0.024 against 0.032 and 0.037,
-// 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017), where the model put
+// 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017; bench/history/
+// network-suites.md), where the model put
 // thread 7x2 first at 14x14 (its 16x16 tiles compute a 14x14 plane's 31% more). A staged tile's
 // factor: fromMemoryFactor takes it back, as those tiles read no shared windows.
 constexpr double kSharedVectorWindows = 0.85;
@@ -63,7 +64,7 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // Whole small planes passed out through shared memory (PLANES_OUT) won with 7x7 taps too:
         // ConvNeXt's depthwise at batch 32, 7x7 planes 0.0120 ms as 8x8 thread 4x4 against 0.0168
         // staged, 14x14 0.0187 as 16x16 thread 4x4 against 0.0215 (kernel-lab on the H200,
-        // bench/RESULTS.md). Larger planes not timed.
+        // bench/history/network-suites.md). Larger planes not timed.
         // (The from-memory sweep at 7x7 put thread 2x8 at 0.0092 ms and 7x2 at 0.0097 ahead of
         // 4x4's 0.0116: the staged tiles' factor for 16-byte windows does not carry over.)
         const double staged = sharedVectorWindows(c, d, p) ? kSharedVectorWindows : 1.0;
@@ -204,8 +205,8 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // The same at 28 outputs a row with 7x7 taps: rows of 8 threads of 4 (a tile 32 wide, four
     // whole rows a subgroup) led rows of 7 by 9-11% in three H200 sweeps of ConvNeXt's depthwise
     // at 28x28, batch 32 (16x32 threads 8x8 0.0240-0.0244 ms against 0.0264-0.0268 for 16x28
-    // threads 7x8), where the model counts the 4 columns past the row as work and more (1.19x):
-    // 0.91 / 1.19.
+    // threads 7x8; bench/history/network-suites.md), where the model counts the 4 columns past
+    // the row as work and more (1.19x): 0.91 / 1.19.
     if (!d.isCpu() && wideTaps && vectorStrips(c, d, p) && c.directVecW == 4 &&
         ceilDiv(uint64_t(p.outWidth()), 4) == 7 && c.directThreadsW == 8)
         factor *= 0.76;
@@ -214,18 +215,19 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
     // still take one.
     // With 7x7 taps the gap was wider: ConvNeXt's depthwise at batch 32, 1.3x behind at 56x56,
-    // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweep, bench/RESULTS.md).
+    // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweeps, bench/history/network-suites.md).
     if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
     // Threads of more than 8 output rows, with 7x7 taps: 2-4.5 times the time of the best tile
     // on each of ConvNeXt's depthwise planes at batch 32 (56x56 thread 14x1 0.197 ms against 0.044
     // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.024; 14x14 0.082-0.121 against 0.021 for
-    // 16x16 thread 4x4; H200 sweeps, bench/RESULTS.md), where the model ranked them first at
+    // 16x16 thread 4x4; H200 sweeps, bench/history/network-suites.md), where the model ranked them first at
     // 28x28 and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
     if (!d.isCpu() && wideTaps && c.directRows > 8) factor *= 3.0;
     // More than 16 outputs a thread, with 7x7 taps: 1.8-2.8 times the time of tiles of 16 or fewer
     // on ConvNeXt's depthwise at batch 32, 14x14 and 7x7 (thread 7x4 0.043 and 0.047 ms, thread
     // 4x8 0.032-0.039 and 0.031, against 0.021 and 0.017 for thread 4x4; H200 sweeps,
-    // bench/RESULTS.md), though the model counts them as cheaper: fewer window reads an output.
+    // bench/history/network-suites.md), though the model counts them as cheaper: fewer window
+    // reads an output.
     if (!d.isCpu() && wideTaps && perThread > 16) factor *= 2.0;
     // Windows read from shared memory as 16-byte vectors (sharedVectorWindows).
     if (sharedVectorWindows(c, d, p)) factor *= kSharedVectorWindows;
