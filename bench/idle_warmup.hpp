@@ -2,9 +2,9 @@
 // (0.1-2.5 s on NVIDIA's driver) and check its output before each timing, and the GPU's clocks
 // fall while it idles. A short warm-up (--warmup-ms 100, to keep a search of hundreds of
 // candidates short) then measured the clock ramp: on the H100 the sweep timed the grouped direct
-// kernel's candidates 1.5-3x slow after their long builds, and on the H200 kernel-lab timed
-// ConvNeXt's 7x7 depthwise tiles built in 0.3-2.2 s at 2-5x the time of one built from the
-// pipeline cache in 8 ms (bench/RESULTS.md). So a short warm-up stretches to the time the device
+// kernel's candidates 1.5-3x slow after their long builds, and on the H200 kernel-lab timed a
+// ConvNeXt 7x7 depthwise tile built in 0.65 s at 0.054 ms, 0.029 once its warm-up covered the
+// build (bench/history/network-suites.md). So a short warm-up stretches to the time the device
 // sat idle since the last timing, up to the library's default (TimingOptions::warmupMs), which
 // the first timing gets whole; 0 still means none.
 #pragma once
@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <vector>
 
 #include "vkconv/conv2d.hpp"
+#include "vkconv/tensor.hpp"
 
 namespace vkconv::bench {
 
@@ -27,6 +29,13 @@ inline double warmupAfterIdle(double requestedMs, std::optional<double> idleMs) 
 // Tracks when the last timing ended and stretches each timing's warm-up by warmupAfterIdle.
 class IdleAwareWarmup {
 public:
+    // Conv2d::time with the warm-up stretched (next), noting when it ended (ended).
+    std::vector<double> time(Conv2d& conv, const Tensor& input, Tensor& output, const TimingOptions& requested,
+                             WarmupReport* report = nullptr) {
+        std::vector<double> ms = conv.time(input, output, next(requested), report);
+        ended();
+        return ms;
+    }
     // The options for a timing starting now.
     TimingOptions next(const TimingOptions& requested) const {
         TimingOptions t = requested;

@@ -238,8 +238,7 @@ int main(int argc, char** argv) try {
             auto t0 = std::chrono::steady_clock::now();
             Conv2d conv(ctx, p, w, b, o);
             double planMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            auto ms = conv.time(in, out, warmup.next(timing));
-            warmup.ended();
+            auto ms = warmup.time(conv, in, out, timing);
             std::sort(ms.begin(), ms.end());
             results.push_back({ms[ms.size() / 2], c});
             std::printf("%9.4f ms %7.1f TFLOP/s  plan %6.1f ms  %s\n", ms[ms.size() / 2],
@@ -260,8 +259,7 @@ int main(int argc, char** argv) try {
                 ConvOptions o;
                 o.config = c;
                 Conv2d conv(ctx, p, w, b, o);
-                auto ms = conv.time(in, out, warmup.next(timing));
-                warmup.ended();
+                auto ms = warmup.time(conv, in, out, timing);
                 std::sort(ms.begin(), ms.end());
                 std::printf("%9.4f ms (full %.4f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
                 if (stats) std::printf("%s", conv.driverStatistics().c_str());

@@ -89,9 +89,7 @@ double msSince(std::chrono::steady_clock::time_point start) {
 // A short --warmup-ms stretches to the device's idle time since the last timing
 // (bench/idle_warmup.hpp says why).
 TimingStats SweepBench::timeWarm(Conv2d& conv, const TimingOptions& timing, WarmupReport* report) {
-    TimingStats stats = summarizeTimes(conv.time(input_, output_, warmup_.next(timing), report));
-    warmup_.ended();
-    return stats;
+    return summarizeTimes(warmup_.time(conv, input_, output_, timing, report));
 }
 
 CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOptions& timing) {
