@@ -215,7 +215,8 @@ void bindSearch(nb::module_& m) {
 
     nb::class_<AcceptanceRule>(m, "AcceptanceRule",
                                "A tuned configuration replaces the default only if it is min_gain faster in the\n"
-                               "sweep and again in a confirming timing, with spreads under max_spread.")
+                               "sweep and again in a confirming timing, with spreads under max_spread (or with\n"
+                               "both of its p90s below the default's confirming p10).")
         .def("__init__",
              [](AcceptanceRule* self, double minGain, double maxSpread) { new (self) AcceptanceRule{minGain, maxSpread}; },
              nb::arg("min_gain") = 0.02, nb::arg("max_spread") = 0.05)
