@@ -40,8 +40,11 @@ bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvPro
 // thread 7x2 first at 14x14 (its 16x16 tiles compute a 14x14 plane's 31% more). A staged tile's
 // factor: fromMemoryFactor takes it back, as those tiles read no shared windows.
 constexpr double kSharedVectorWindows = 0.85;
+// More taps than 3x3: the 7x7 rules here and in groupedDirectCost were measured on ConvNeXt's
+// 7x7; 5x5 follows them untimed.
+bool wideTaps(const ConvProblem& p) { return p.kernelH * p.kernelW > 9; }
 bool sharedVectorWindows(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    return !d.isCpu() && p.kernelH * p.kernelW > 9 && (uint64_t(c.directVecW) * p.strideW) % 4 == 0;
+    return !d.isCpu() && wideTaps(p) && (uint64_t(c.directVecW) * p.strideW) % 4 == 0;
 }
 
 // What reading windows and weights from memory does to a tile's cost, against the same tile
@@ -60,7 +63,7 @@ bool sharedVectorWindows(const KernelConfig& c, const DeviceInfo& d, const ConvP
 // small planes (dw 512/14 thread 8x2 0.258 against 0.235, 4x2 0.271 against 0.214).
 double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (d.isCpu()) return 1.2;  // not measured on CPU devices: the staged tile stays first there
-    if (p.kernelH * p.kernelW > 9) {
+    if (wideTaps(p)) {
         // Whole small planes passed out through shared memory (PLANES_OUT) won with 7x7 taps too:
         // ConvNeXt's depthwise at batch 32, 7x7 planes 0.0120 ms as 8x8 thread 4x4 against 0.0168
         // staged, 14x14 0.0187 as 16x16 thread 4x4 against 0.0215 (kernel-lab on the H200,
@@ -169,7 +172,6 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     const double floorCycles = std::max(double(p.batch) * p.outHeight() * p.outWidth() * p.outChannels * cG * taps / 128.0,
                                         (inBytes + outBytes) / 16.0);
     double factor = (std::max(computeCycles, memoryCycles) + 0.25 * std::min(computeCycles, memoryCycles)) / floorCycles;
-    const bool wideTaps = taps > 9;  // more taps than 3x3: the rules below measured on 7x7, 5x5 untimed
     // Past about 168 registers a thread a GPU compiler spills.
     if (registers > 168) factor *= 1.0 + (registers - 168) / 64.0;
     // NVIDIA's compiler sizes a kernel's register budget by how many of its workgroups fit
@@ -207,7 +209,7 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // at 28x28, batch 32 (16x32 threads 8x8 0.0240-0.0244 ms against 0.0264-0.0268 for 16x28
     // threads 7x8; bench/history/network-suites.md), where the model counts the 4 columns past
     // the row as work and more (1.19x): 0.91 / 1.19.
-    if (!d.isCpu() && wideTaps && vectorStrips(c, d, p) && c.directVecW == 4 &&
+    if (!d.isCpu() && wideTaps(p) && vectorStrips(c, d, p) && c.directVecW == 4 &&
         ceilDiv(uint64_t(p.outWidth()), 4) == 7 && c.directThreadsW == 8)
         factor *= 0.76;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
@@ -216,19 +218,19 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // still take one.
     // With 7x7 taps the gap was wider: ConvNeXt's depthwise at batch 32, 1.3x behind at 56x56,
     // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweeps, bench/history/network-suites.md).
-    if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
+    if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps(p) ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
     // Threads of more than 8 output rows, with 7x7 taps: 2-4.5 times the time of the best tile
     // on each of ConvNeXt's depthwise planes at batch 32 (56x56 thread 14x1 0.197 ms against 0.044
     // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.024; 14x14 0.082-0.121 against 0.021 for
     // 16x16 thread 4x4; H200 sweeps, bench/history/network-suites.md), where the model ranked them first at
     // 28x28 and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
-    if (!d.isCpu() && wideTaps && c.directRows > 8) factor *= 3.0;
+    if (!d.isCpu() && wideTaps(p) && c.directRows > 8) factor *= 3.0;
     // More than 16 outputs a thread, with 7x7 taps: 1.8-2.8 times the time of tiles of 16 or fewer
     // on ConvNeXt's depthwise at batch 32, 14x14 and 7x7 (thread 7x4 0.043 and 0.047 ms, thread
     // 4x8 0.032-0.039 and 0.031, against 0.021 and 0.017 for thread 4x4; H200 sweeps,
     // bench/history/network-suites.md), though the model counts them as cheaper: fewer window
     // reads an output.
-    if (!d.isCpu() && wideTaps && perThread > 16) factor *= 2.0;
+    if (!d.isCpu() && wideTaps(p) && perThread > 16) factor *= 2.0;
     // Windows read from shared memory as 16-byte vectors (sharedVectorWindows).
     if (sharedVectorWindows(c, d, p)) factor *= kSharedVectorWindows;
     // A grid that cannot fill the device: the units left idle.
