@@ -56,7 +56,8 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
             shape.result != ScalarType::F32)
             continue;
         // The channels-last loader: the general kernel, two stages, warp tiles of 2 to 32
-        // fragments; for 1x1 convolutions also the same kernel reading the NCHW input directly.
+        // fragments; for convolutions without padding also the same kernel reading the NCHW
+        // input directly.
         std::vector<ALoader> channelLoaders;
         if (p.groups == 1) channelLoaders.push_back(ALoader::Nhwc);
         if (nchwProblemSupport(p).empty()) channelLoaders.push_back(ALoader::Nchw);
@@ -87,7 +88,7 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                     c.tapsInner = false;
                                     add(c);
                                     // The taps inside each channel slice, where there are taps.
-                                    if (loader == ALoader::Nhwc && p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
+                                    if (p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
                                         c.tapsInner = true;
                                         add(c);
                                     }
@@ -325,11 +326,12 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // ResNet-50's conv1 (K 147) 64x64x32 0.527 ms with 16x16 fragments against 0.549 with
         // 4x4 subgroups and 0.576 with 16x8 fragments; VGG's conv1_1, whose K (27) is one slice,
         // 0.187 with four 16x8 fragment columns a subgroup against 0.204 with 16x16 and 0.205
-        // with 4x4 subgroups.
+        // with 4x4 subgroups. ConvNeXt-T's 4x4 stem (96 filters, K 48) at batch 32: three 16x16
+        // columns on 4x2 subgroups 0.0278-0.0283 ms against two on 4x3 0.0308-0.0312 (two runs).
         const uint32_t fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
         factor *= fragM == 1 ? 1.0 : fragM == 2 ? 1.25 : 1.5;
         factor *= firstLayer && p.gemmK() <= c.bk && fragN == 4 && c.mmaN == 8 ? 0.97
-                  : fragN == 2                           ? 1.0
+                  : fragN == 2 || (firstLayer && fragN == 3) ? 1.0
                   : fragN == 1                           ? 1.15
                   : fragN <= 4                           ? 1.05
                                                          : 1.2;

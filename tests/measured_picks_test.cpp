@@ -50,10 +50,10 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
     const MeasuredPick picks[] = {
         // 0.187 ms; 4x4 subgroups 0.205, 16x16 fragments 0.204 (K 27: one slice).
         {"vgg16_conv1_1", layer(32, 3, 224, 64, 3, 1, 1), "64x64x32 warps 4x2 mma 16x8x16 stages 1"},
-        // ConvNeXt-T's 4x4 stride-4 stem at batch 32 (four H200 sweeps): 0.0303-0.0307 ms; warps
-        // 4x2 0.0278 in the one that timed it (the pick 9% behind); the packed loader's tiles
-        // 0.0326-0.042 (windows that do not overlap: nothing to share).
-        {"convnext stem 4x4 s4, batch 32", layer(32, 3, 224, 96, 4, 4, 0), "64x96x16 warps 4x3 mma 16x16x16 stages 1 sg32"},
+        // ConvNeXt-T's 4x4 stride-4 stem at batch 32 (two H200 runs): 0.0278-0.0283 ms; warps 4x3
+        // 0.0303-0.0312, 4x4 with 16x8 fragments 0.0310; the packed loader's tiles 0.0326-0.042
+        // (windows that do not overlap: nothing to share).
+        {"convnext stem 4x4 s4, batch 32", layer(32, 3, 224, 96, 4, 4, 0), "64x96x16 warps 4x2 mma 16x16x16 stages 1 sg32"},
         // At batch 1: 0.0092 ms; the channels-last kernel's 64x64x16 2x2 with prefetch (C 3
         // padded to 16) 0.0203.
         {"resnet50_conv1, batch 1", layer(1, 3, 224, 64, 7, 2, 3), "32x64x32 warps 2x4 mma 16x8x16 stages 1"},
