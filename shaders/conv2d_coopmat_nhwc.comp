@@ -25,8 +25,8 @@
 // epilogue writes fp32 partial tiles to binding 3 (the partials workspace) instead of the output.
 //
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
-// multiply and epilogue, with the A loader of nchw_input.glsl, which reads 1x1 convolutions' A
-// straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
+// multiply and epilogue, with the A loader of nchw_input.glsl, which reads the A of convolutions
+// without padding straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
 // set's element), A_PER_THREAD, initRows(), loadA(), storeA() and the shared stage sA.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_EXT_control_flow_attributes : require

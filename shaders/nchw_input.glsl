@@ -1,10 +1,14 @@
 // The A loader of conv2d_coopmat_nhwc.comp compiled with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16):
-// a 1x1 convolution (pad 0, groups 1, any stride) reads A straight from the fp32 NCHW input, with
-// no packing pass. There A[m][c] = x[image][c][oh*SH][ow*SW]: a K slice is BK channels, and for
-// stride 1 the pixels of one channel are consecutive addresses, so the tile is column-major in
-// memory. Each load unit is one channel and 4 rows of the tile: with stride 1 and OUT_HW a
-// multiple of 4, 4 consecutive rows m..m+3, one 16-byte load (a run of 4 never straddles two
-// images); elsewhere 4 scalar loads of rows a quarter tile apart, so that each load instruction
+// a convolution without padding (groups 1, any kernel, stride and dilation) reads A straight from
+// the fp32 NCHW input, with no packing pass. There A[m][(r, s, c)] = x[image][c][oh*SH + r*DH]
+// [ow*SW + s*DW]: a K slice is BK channels at one tap, in the channels-last kernel's K order
+// (tap-major, or with TAPS_INNER the taps inside each channel slice), and every tap lies inside
+// the image (no padding). Its use is 1x1 kernels and kernels no larger than their stride (a
+// ViT-style patch embedding, ConvNeXt's 2x2 downsamples), whose windows share no input, so that
+// a packing pass would only move each input once more. For a 1x1 at stride 1 the pixels of one
+// channel are consecutive addresses, so the tile is column-major in memory. Each load unit is one
+// channel and 4 rows of the tile: for a 1x1 at stride 1 with OUT_HW a multiple of 4, 4 consecutive
+// rows m..m+3, one 16-byte load (a run of 4 never straddles two images); elsewhere 4 scalar loads of rows a quarter tile apart, so that each load instruction
 // of a subgroup reads consecutive pixels (consecutive rows per thread would spread one
 // instruction over 4x the cache lines). The fp32 values stay in registers through
 // the kernel's two-slice prefetch and become fp16 only on their way to shared memory, so the
@@ -15,10 +19,10 @@
 // Defines what the kernel's pipeline calls: A_REG, A_PER_THREAD, initRows(), loadA(), storeA(),
 // and the shared stage sA with its row length A_ROW_VEC4.
 
-// Constant id 61, set by the host (src/nchw_input.cpp): 16-byte loads. Only where stride is 1 and
-// OUT_HW % 4 == 0, so that every run of 4 pixels is one aligned vector of one channel plane (the
-// chunk's in_offset is then a multiple of 4 too: chunks start at whole images of C*HW*4 bytes, a
-// multiple of 16, and bound ranges at a power-of-two alignment).
+// Constant id 61, set by the host (src/nchw_input.cpp): 16-byte loads. Only for a 1x1 at stride 1
+// with OUT_HW % 4 == 0, so that every run of 4 pixels is one aligned vector of one channel plane
+// (the chunk's in_offset is then a multiple of 4 too: chunks start at whole images of C*HW*4
+// bytes, a multiple of 16, and bound ranges at a power-of-two alignment).
 layout(constant_id = 61) const bool NCHW_VEC4 = false;
 
 // The input again, as vectors, for the 16-byte loads (the same binding as input_data).
@@ -57,17 +61,24 @@ void initRows() {
 }
 
 void loadA(uint t, out vec4 a[A_PER_THREAD]) {
-    const uint c0 = t * BK;
+    // Slice t's tap and channel slice, as the channels-last loader walks them (nhwc_input.glsl's
+    // K order; a 1x1 has one tap, so slice t is channels t*BK..).
+    const uint taps = KERNEL_R * KERNEL_S, slice = t / taps;
+    const uint tap = TAPS_INNER ? t - slice * taps : t / TAP_SLICES;
+    const uint channelSlice = TAPS_INNER ? slice : t - tap * TAP_SLICES;
+    const uint r = tap / KERNEL_S, s = tap - r * KERNEL_S;
+    const uint c0 = channelSlice * BK;
+    const uint offset = c0 * IN_HW + r * uint(DIL_H) * IN_W + s * uint(DIL_W);
     [[unroll]] for (uint i = 0; i < A_PER_THREAD; ++i) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const bool channel = v < A_UNITS && c0 + v / QUADS_M < C_TOTAL && (DEBUG_SKIP & 1u) == 0u;
         if (NCHW_VEC4) {
             const uint at = aPixel[i * 4];
-            a[i] = channel && at != NO_PIXEL ? input_vec4[(at + c0 * IN_HW) / 4] : vec4(0.0);
+            a[i] = channel && at != NO_PIXEL ? input_vec4[(at + offset) / 4] : vec4(0.0);
         } else {
             [[unroll]] for (uint j = 0; j < 4; ++j) {
                 const uint at = aPixel[i * 4 + j];
-                a[i][j] = channel && at != NO_PIXEL ? input_data[at + c0 * IN_HW] : 0.0;
+                a[i][j] = channel && at != NO_PIXEL ? input_data[at + offset] : 0.0;
             }
         }
     }

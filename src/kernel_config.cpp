@@ -206,7 +206,8 @@ std::string canImplementCoopMat(const KernelConfig& c, const DeviceInfo& d, cons
     if (c.aLoader == ALoader::Nhwc) {
         if (std::string why = detail::nhwcCanImplement(c, d, p); !why.empty()) return why;
     }
-    if (c.tapsInner && c.aLoader != ALoader::Nhwc) return "taps-inner K order needs the channels-last (nhwc) loader";
+    if (c.tapsInner && c.aLoader != ALoader::Nhwc && c.aLoader != ALoader::Nchw)
+        return "taps-inner K order needs the channels-last (nhwc) or NCHW loader";
     if (c.fragmentPrefetch && c.aLoader != ALoader::Nhwc) return "fragment prefetch needs the channels-last (nhwc) loader";
     if (std::string why = detail::splitKCanImplement(c, d, p); !why.empty()) return why;
     if (c.aLoader == ALoader::Nchw) {

@@ -95,13 +95,17 @@ double preferredNchwWorkgroups(const ConvProblem& p, const DeviceInfo& d) {
 }
 
 std::string nchwProblemSupport(const ConvProblem& p) {
-    if (p.kernelH != 1 || p.kernelW != 1 || p.padH != 0 || p.padW != 0 || p.groups != 1)
-        return "the NCHW loader serves 1x1 kernels with padding 0 and groups 1";
+    if (p.padH != 0 || p.padW != 0 || p.groups != 1) return "the NCHW loader serves padding 0 and groups 1 only";
     return "";
 }
 
+bool nchwWindowsOverlap(const ConvProblem& p) {
+    return p.dilationH * (p.kernelH - 1) + 1 > p.strideH || p.dilationW * (p.kernelW - 1) + 1 > p.strideW;
+}
+
 bool nchwVectorLoads(const ConvProblem& p) {
-    return p.strideH == 1 && p.strideW == 1 && p.outHeight() * p.outWidth() % 4 == 0;
+    return p.kernelH == 1 && p.kernelW == 1 && p.strideH == 1 && p.strideW == 1 &&
+           p.outHeight() * p.outWidth() % 4 == 0;
 }
 
 std::string nchwCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
@@ -136,7 +140,13 @@ bool tinyPointwise(const ConvProblem& p, double units) {
 
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     const TileGrid grid = tileGrid(c, d, p);
-    const double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk);
+    double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk) * double(p.kernelH * p.kernelW);
+    // Windows that overlap read each input once per window that holds it, as scalar loads, where
+    // the channels-last loader packs it once: unmeasured, so that loader keeps its place there.
+    // Where they do not (patch embeddings, 2x2 downsamples), the taps inside each channel slice
+    // read the rest of each cache line a slice later, tap-major order a whole tap's channels later.
+    if (nchwWindowsOverlap(p)) work *= 3.0;
+    else if (p.kernelH * p.kernelW > 1 && !c.tapsInner) work *= 1.1;
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
     // charge (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md):
@@ -240,25 +250,28 @@ std::vector<VkSpecializationMapEntry> CoopMatNchwKernelSpec::entries() {
     for (auto& entry : e) entry.offset += offsetof(CoopMatNchwKernelSpec, kernel);
     e.push_back({60, offsetof(CoopMatNchwKernelSpec, channels), 4});
     e.push_back({61, offsetof(CoopMatNchwKernelSpec, vectorLoads), 4});
+    e.push_back({62, offsetof(CoopMatNchwKernelSpec, tapsInner), sizeof(VkBool32)});
     e.push_back({66, offsetof(CoopMatNchwKernelSpec, splitK), 4});
     return e;
 }
 
 PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
-    // For a 1x1 kernel the channels-last K order (tap-major, then channel) is the channel alone:
-    // B[c][n], the gather kernel's packing with its rows padded to C rounded up to BK.
+    // The channels-last kernel's K order, each tap's channels padded to BK (for a 1x1 the channel
+    // alone: B[c][n]).
     const uint32_t channels = nhwcChannels(p, c.bk);
+    const uint32_t bRows = uint32_t(p.kernelH * p.kernelW) * channels;
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
     CoopMatNchwKernelSpec spec{};
-    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, channels, bCols));
+    spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
     spec.channels = channels;
     spec.vectorLoads = nchwVectorLoads(p) ? VK_TRUE : VK_FALSE;
+    spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     spec.splitK = c.splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-    k.packedWeights = halfBytes(packWeightsKxN(p, weight, channels, bCols));
+    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
     return k;
 }
 

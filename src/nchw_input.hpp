@@ -1,7 +1,8 @@
-// The direct NCHW loader of the channels-last kernel family, for 1x1 convolutions: the kernel of
-// shaders/conv2d_coopmat_nhwc.comp compiled with the A loader of shaders/nchw_input.glsl, which
-// reads A (pixels x channels) straight from the fp32 NCHW input, with no packing pass and no
-// workspace. This file owns everything the loader decides: which problems and configurations it
+// The direct NCHW loader of the channels-last kernel family, for convolutions without padding
+// (1x1 kernels, and kernels no larger than their stride: patch embeddings, 2x2 downsamples): the
+// kernel of shaders/conv2d_coopmat_nhwc.comp compiled with the A loader of
+// shaders/nchw_input.glsl, which reads A (pixels x taps and channels) straight from the fp32 NCHW
+// input, with no packing pass and no workspace. This file owns everything the loader decides: which problems and configurations it
 // serves, its shared memory, its vector loads and its pipeline.
 #pragma once
 
@@ -15,12 +16,18 @@
 
 namespace vkconv::detail {
 
-// The problems the loader serves: 1x1 kernels, padding 0, groups 1 (any stride and dilation).
-// Empty if `problem` is one, else why not.
+// The problems the loader serves: padding 0 and groups 1 (any kernel, stride and dilation: every
+// tap then lies inside the image). Empty if `problem` is one, else why not.
 std::string nchwProblemSupport(const ConvProblem& problem);
 
-// Whether the kernel loads 4 consecutive pixels of a channel as one 16-byte vector: stride 1 and
-// output planes of a multiple of 4 pixels (a run of 4 then never straddles two images).
+// Whether the problem's windows overlap (a kernel, dilated or not, wider than its stride). Where
+// they do not, each input is read once, and the loader saves the packing pass the channels-last
+// loader makes; where they do, it reads each input once per window that holds it.
+bool nchwWindowsOverlap(const ConvProblem& problem);
+
+// Whether the kernel loads 4 consecutive pixels of a channel as one 16-byte vector: a 1x1 at
+// stride 1 and output planes of a multiple of 4 pixels (a run of 4 then never straddles two
+// images).
 bool nchwVectorLoads(const ConvProblem& problem);
 
 // The NCHW loader's tile that ran fastest, or within 4% of the fastest, on the 1x1 layers timed
@@ -58,14 +65,15 @@ uint32_t nchwRegisterEstimate(const KernelConfig& config, const ConvProblem& pro
 // shaders/conv2d_coopmat_nhwc.comp with VKCONV_NCHW_INPUT
 struct CoopMatNchwKernelSpec {
     CoopMatKernelSpec kernel;
-    uint32_t channels;    // id 60: NHWC_C, C padded to a multiple of BK (the GEMM K)
+    uint32_t channels;    // id 60: NHWC_C, C padded to a multiple of BK (the GEMM K a tap)
     VkBool32 vectorLoads;  // id 61: NCHW_VEC4
+    VkBool32 tapsInner;    // id 62: TAPS_INNER
     uint32_t splitK;       // id 66: SPLIT_K
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
-// The conv kernel, its weights packed as for the channels-last loader (B[c][n] fp16, C padded to
-// BK with zero rows, columns padded to BN). No packing pass.
+// The conv kernel, its weights packed as for the channels-last loader (B[(r, s, c)][n] fp16 in the
+// configuration's K order, C padded to BK with zero rows, columns padded to BN). No packing pass.
 PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& problem, const KernelConfig& config, const float* weight);
 
 }  // namespace vkconv::detail

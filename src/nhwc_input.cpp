@@ -91,10 +91,6 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     return e;
 }
 
-namespace {
-
-// Weights KCRS -> B[k][n] in the kernel's K order, zero in the padding channels and columns:
-// k = (r*S + s)*channels + c, or with the taps inner ((c / bk)*R*S + r*S + s)*bk + c % bk.
 std::vector<float> packWeightsChannelsLast(const ConvProblem& p, const float* weight, uint32_t channels,
                                            uint32_t bCols, uint32_t bk, bool tapsInner) {
     const int64_t R = p.kernelH, S = p.kernelW, C = p.inChannels;
@@ -108,8 +104,6 @@ std::vector<float> packWeightsChannelsLast(const ConvProblem& p, const float* we
                 }
     return b;
 }
-
-}  // namespace
 
 PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
     const uint32_t channels = nhwcChannels(p, c.bk);

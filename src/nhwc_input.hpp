@@ -77,6 +77,12 @@ struct PackNhwcKernelSpec {
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
+// Weights KCRS -> B[k][n] in the channels-last K order, zero in the padding channels and columns:
+// k = (r*S + s)*channels + c, or with the taps inner ((c / bk)*R*S + r*S + s)*bk + c % bk. The
+// NCHW loader (nchw_input.hpp) walks K the same way.
+std::vector<float> packWeightsChannelsLast(const ConvProblem& problem, const float* weight, uint32_t channels,
+                                           uint32_t bCols, uint32_t bk, bool tapsInner);
+
 // The conv kernel (weights as B[(r*S + s)*NHWC_C + c][n] fp16, columns padded to BN) and its
 // packing pass.
 PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& problem, const KernelConfig& config,

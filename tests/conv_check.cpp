@@ -47,8 +47,9 @@ bool hasShape(const DeviceInfo& d, ScalarType operand) {
 // problems, chosen to cover what the loader distinguishes) and the configuration each checks:
 // the heuristic's; one with 4 subgroups, so that each thread loads several units of 4 pixels a
 // K slice; or the heuristic's with the M tile cut to one fragment row a subgroup, so that the
-// workgroup has more threads than units and some load none.
-enum class NchwConfig { None, Heuristic, FewSubgroups, ThinTile };
+// workgroup has more threads than units and some load none; or the heuristic's best in the
+// taps-inner K order.
+enum class NchwConfig { None, Heuristic, FewSubgroups, ThinTile, TapsInner };
 
 NchwConfig nchwVariantConfigKind(const std::string& problem) {
     static const std::pair<const char*, NchwConfig> cases[] = {
@@ -69,6 +70,16 @@ NchwConfig nchwVariantConfigKind(const std::string& problem) {
         // Several chunks (the chunking suite's 1 MiB ranges): 16-byte loads from each chunk's
         // offset.
         {"k1x1_chunks", NchwConfig::Heuristic},
+        // Taps: 2x2 at stride 2 with the taps inside each of 2 channel slices (C = 24, the second
+        // slice half masked), 35 outputs an image (tiles across images).
+        {"patchify_2x2_s2", NchwConfig::TapsInner},
+        // 4x4 at stride 4 over 3 channels (one slice, 16 taps), the last rows and columns of the
+        // input in no window; 4 subgroups.
+        {"patchify_4x4_s4_c3_ragged", NchwConfig::FewSubgroups},
+        // 3x2 at stride 3x2, tap-major over 2 channel slices, no bias.
+        {"patchify_3x2_s3x2_no_bias", NchwConfig::Heuristic},
+        // Dilated 3x3 taps whose windows overlap (each input read by several windows).
+        {"dilation3_no_pad", NchwConfig::Heuristic},
     };
     for (const auto& [name, kind] : cases)
         if (problem == name) return kind;
@@ -90,7 +101,7 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     const NchwConfig nchwKind = variant == Variant::Nchw ? nchwVariantConfigKind(named.name) : NchwConfig::None;
     // The channels-last kernel in each K order: the taps-inner one only where it differs (several
     // channel slices and several taps), which its candidates already are.
-    const bool tapsInner = variant == Variant::NhwcTapsInner;
+    const bool tapsInner = variant == Variant::NhwcTapsInner || nchwKind == NchwConfig::TapsInner;
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
     std::optional<KernelConfig> best = bestCandidate(Path::CoopMatF16, d, p, [&](const KernelConfig& c) {

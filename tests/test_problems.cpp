@@ -75,6 +75,11 @@ std::vector<NamedProblem> edgeCaseProblems() {
         {"k1x1_stride2", stride({1, 8, 9, 9, 16, 1, 1}, 2, 2)},
         {"k1x1_pad1", pad({1, 4, 5, 5, 4, 1, 1}, 1, 1)},
         {"k1x1_c256_k64", {1, 256, 7, 7, 64, 1, 1}},
+        // Kernels no larger than their stride, no padding (patch embeddings, 2x2 downsamples): each
+        // input read once; rows and columns past the last window left out.
+        {"patchify_2x2_s2", stride({2, 24, 14, 10, 40, 2, 2}, 2, 2)},
+        {"patchify_4x4_s4_c3_ragged", stride({2, 3, 18, 22, 20, 4, 4}, 4, 4)},
+        {"patchify_3x2_s3x2_no_bias", noBias(stride({1, 20, 13, 9, 24, 3, 2}, 3, 2))},
         // 11x11 kernels.
         {"k11x11_s4_p2", pad(stride({1, 3, 47, 47, 16, 11, 11}, 4, 4), 2, 2)},
         {"k11x11_s1", {1, 2, 15, 13, 5, 11, 11}},

@@ -306,7 +306,7 @@ TEST(TuningCacheRobust, KernelShadersMatchThePreparedPipelines) {
         }
     }
     EXPECT_TRUE(gather && packed && nhwc) << "the fake device offers every loader for this problem";
-    // The NCHW loader serves 1x1 convolutions only.
+    // The NCHW loader serves convolutions without padding only: a 1x1 here.
     ConvProblem pointwise = problem;
     pointwise.kernelH = pointwise.kernelW = 1, pointwise.padH = pointwise.padW = 0;
     bool nchw = false;
