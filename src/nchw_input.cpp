@@ -133,9 +133,15 @@ uint32_t nchwRegisterEstimate(const KernelConfig& c, const ConvProblem& p) {
     return accumulators + aUnits * (2 * 4 + (nchwVectorLoads(p) ? 1 : 4)) + bWords * 2 * 4;
 }
 
-bool tinyPointwise(const ConvProblem& p, double units) {
+bool tinyGemm(const ConvProblem& p, double units) {
     const double multiplyAdds = double(p.gemmM()) * p.gemmN() * p.gemmK();
-    return p.kernelH * p.kernelW == 1 && multiplyAdds <= (p.gemmK() < 2048 ? 2e6 : 1e6) * units;
+    return multiplyAdds <= (p.gemmK() < 2048 ? 2e6 : 1e6) * units;
+}
+
+bool tinyPointwise(const ConvProblem& p, double units) { return p.kernelH * p.kernelW == 1 && tinyGemm(p, units); }
+
+bool nchwPatchKernel(const ConvProblem& p) {
+    return p.kernelH * p.kernelW > 1 && nchwProblemSupport(p).empty() && !nchwWindowsOverlap(p);
 }
 
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
@@ -145,8 +151,15 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // the channels-last loader packs it once: unmeasured, so that loader keeps its place there.
     // Where they do not (patch embeddings, 2x2 downsamples), the taps inside each channel slice
     // read the rest of each cache line a slice later, tap-major order a whole tap's channels later.
+    // Patch kernels, against the channels-last loader with its packing pass (kernel-lab on the
+    // H200, ConvNeXt-T's 2x2 stride-2 downsamples at batch 32, bench/history/network-suites.md):
+    // level or behind wherever the grid fills the GPU, 96->192 at 56x56 0.0518 ms (64x256x16 2x4
+    // taps-inner) against 0.0507, 192->384 0.0403 against 0.0388, 384->768 0.0527 against 0.0395,
+    // taps-inner 3-4% ahead of tap-major on the same tiles (0.0570 against 0.0588); ahead where
+    // the whole GEMM is a few workgroups' latency (tinyGemm), 96->192 at batch 1 0.0112 in 4
+    // splits against 0.0136, whose packing dispatch nhwcCost charges there.
     if (nchwWindowsOverlap(p)) work *= 3.0;
-    else if (p.kernelH * p.kernelW > 1 && !c.tapsInner) work *= 1.1;
+    else if (p.kernelH * p.kernelW > 1) work *= (c.tapsInner ? 1.0 : 1.05) * (tinyGemm(p, grid.units()) ? 1.0 : 1.3);
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
     // charge (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md):

@@ -42,10 +42,16 @@ NchwTile preferredNchwTile(const ConvProblem& problem, const DeviceInfo& device)
 // cost rules draw their lines on it.
 double preferredNchwWorkgroups(const ConvProblem& problem, const DeviceInfo& device);
 
-// A 1x1 GEMM small enough that its time is a few workgroups' latency: at most 2M multiply-adds a
+// A GEMM small enough that its time is a few workgroups' latency: at most 2M multiply-adds a
 // compute unit over K < 2048, 1M over a deeper K (batch 1-4 of ResNet-50's deep and strided 1x1
 // layers). There the channels-last kernel's packing dispatch adds to that latency (nhwcCost).
+bool tinyGemm(const ConvProblem& problem, double units);
+// The same for a 1x1 kernel.
 bool tinyPointwise(const ConvProblem& problem, double units);
+
+// A kernel larger than 1x1 whose windows, without padding, share no input (patch embeddings,
+// 2x2 downsamples): the NCHW loader reads each input once, as for a 1x1.
+bool nchwPatchKernel(const ConvProblem& problem);
 
 // Empty if `config` (aLoader Nchw) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).

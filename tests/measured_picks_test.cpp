@@ -212,6 +212,12 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"1x1 256->512 at 56x56 stride 2, batch 32", layer(32, 256, 56, 512, 1, 2, 0),
          "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
         {"resnet50_l2_down_256_512_s2", layer(64, 256, 56, 512, 1, 2, 0), "64x256x16 warps 2x4 mma 16x16x16 stages 2 nchw"},
+        // ConvNeXt-T's 2x2 stride-2 downsample 96->192 at 56x56 (H200): at batch 1 the NCHW
+        // loader in 4 splits 0.0112-0.0118 ms, the channels-last kernel 0.0136-0.0140 (its
+        // packing pass a dispatch ahead); at batch 32 the channels-last kernel 0.0507, the NCHW
+        // loader's best 0.0518.
+        {"convnext 2x2 down 96->192, batch 1", layer(1, 96, 56, 192, 2, 2, 0), "taps-inner nchw split-k 4"},
+        {"convnext 2x2 down 96->192, batch 32", layer(32, 96, 56, 192, 2, 2, 0), "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc"},
         // 1x1 512->128 at 28x28, batch 8 (392 workgroups): 0.012 ms; 16-deep 0.015, 64-deep 0.017.
         {"1x1 512->128 at 28x28, batch 8", layer(8, 512, 28, 128, 1, 1, 0), "32x64x32 warps 1x4 mma 16x16x16 stages 2 nchw"},
         // Mid-size batches. 3x3/256 at 14x14, batch 32: split-K, 2 ways (98 tiles, 196

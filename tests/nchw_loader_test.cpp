@@ -30,7 +30,7 @@ KernelConfig nchwConfig() {
     return c;
 }
 
-TEST(NchwLoader, ServesOneByOneWithoutPaddingOrGroups) {
+TEST(NchwLoader, ServesKernelsWithoutPaddingOrGroups) {
     const DeviceInfo d = fakeCoopMatDevice(/*mesaLike=*/false);
     const KernelConfig c = nchwConfig();
     ConvProblem p = pointwise(2, 64, 14, 64, 1);
@@ -45,8 +45,18 @@ TEST(NchwLoader, ServesOneByOneWithoutPaddingOrGroups) {
     ConvProblem grouped = pointwise(2, 64, 14, 64, 1);
     grouped.groups = 2;
     EXPECT_NE(canImplement(c, d, grouped), "");
+    // Any kernel without padding: every tap lies inside the image.
+    ConvProblem patch = pointwise(2, 64, 14, 64, 2);
+    patch.kernelH = patch.kernelW = 2;
+    EXPECT_EQ(canImplement(c, d, patch), "");
+    EXPECT_TRUE(detail::nchwPatchKernel(patch));
+    EXPECT_FALSE(detail::nchwVectorLoads(patch));
     ConvProblem wide = pointwise(2, 64, 14, 64, 1);
     wide.kernelW = 3;
+    EXPECT_EQ(canImplement(c, d, wide), "");
+    EXPECT_TRUE(detail::nchwWindowsOverlap(wide));
+    EXPECT_FALSE(detail::nchwPatchKernel(wide));
+    wide.padW = 1;
     EXPECT_NE(canImplement(c, d, wide), "");
     // C = 8 padded to BK 32 would quadruple the GEMM K.
     EXPECT_NE(canImplement(c, d, pointwise(2, 8, 14, 64, 1)), "");
