@@ -156,10 +156,14 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // level or behind wherever the grid fills the GPU, 96->192 at 56x56 0.0518 ms (64x256x16 2x4
     // taps-inner) against 0.0507, 192->384 0.0403 against 0.0388, 384->768 0.0527 against 0.0395,
     // taps-inner 3-4% ahead of tap-major on the same tiles (0.0570 against 0.0588); ahead where
-    // the whole GEMM is a few workgroups' latency (tinyGemm), 96->192 at batch 1 0.0112 in 4
-    // splits against 0.0136, whose packing dispatch nhwcCost charges there.
+    // the whole GEMM is a few workgroups' latency, at most 1M multiply-adds a unit (tinyGemm over
+    // half the units), 96->192 at batch 1 (0.44M) 0.0112 in 4 splits against 0.0136, whose
+    // packing dispatch nhwcCost charges there. At batch 4 and 8 (1.75M and 3.5M) each loader led
+    // on some: 96->192 0.0142 against 0.0157 and 0.0235 against 0.0184, 192->384 0.0181 against
+    // 0.0209 and 0.0249 against 0.0207, 384->768 0.0181 against 0.0156 and 0.0239 against 0.0279.
     if (nchwWindowsOverlap(p)) work *= 3.0;
-    else if (p.kernelH * p.kernelW > 1) work *= (c.tapsInner ? 1.0 : 1.05) * (tinyGemm(p, grid.units()) ? 1.0 : 1.3);
+    else if (p.kernelH * p.kernelW > 1)
+        work *= (c.tapsInner ? 1.0 : 1.05) * (tinyGemm(p, grid.units() / 2) ? 1.0 : 1.3);
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
     // charge (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md):
