@@ -36,8 +36,9 @@ enum class ALoader {
     // kernel tap and BK channels, so a tile row is BK contiguous halves: 16-byte loads, one
     // bounds check per row and tap. The general kernel: groups 1, any size, stride, dilation.
     Nhwc,
-    // The channels-last kernel reading 1x1 convolutions' fp32 NCHW input directly (pad 0,
-    // groups 1, any stride): a K slice is BK channels, loaded 4 pixels a channel; no pre-pass.
+    // The channels-last kernel reading the fp32 NCHW input directly, for convolutions without
+    // padding (groups 1, any kernel, stride and dilation): a K slice is BK channels at one tap,
+    // loaded 4 pixels a channel; no pre-pass.
     Nchw,
 };
 Precision precisionFromString(const std::string& name);  // "fast", "fp32"
