@@ -78,8 +78,17 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
         // 14 rows a thread (a 29-row window): 0.43-0.48 ms against 0.131 with 8.
         if (c.directRows > 8) return 1.5;
-        if (c.directRows == 8 && laneWords <= 2) return 0.6;
-        return c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5;
+        // Depthwise planes 7 or 14 outputs wide, one output a lane, rows of 8 or 16 lanes (one
+        // or two idle, which the model counts as work): MobileNet's dw 256/28 s2 at batch 32 took
+        // 0.0099-0.0106 ms with 16 lanes a row against 0.0119-0.0130 with 14, dw 512/14 s2
+        // 0.0086 with 8 against 0.0116-0.0117 with 7 (H200 sweeps of 899d328 and d7e5915,
+        // bench/history/network-suites.md). Both ran 4-8 rows a thread.
+        const uint64_t lanes = c.directThreadsW, outW = uint64_t(p.outWidth());
+        const bool paddedLaneRows = p.inChannels == p.groups && c.directVecW == 1 && (lanes == 8 || lanes == 16) &&
+                                    outW < lanes && 2 * outW > lanes;
+        const double lanesFactor = paddedLaneRows ? 0.75 : 1.0;
+        if (c.directRows == 8 && laneWords <= 2) return 0.6 * lanesFactor;
+        return (c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5) * lanesFactor;
     }
     if (p.inChannels / p.groups > 1) {
         // 14 rows a thread, as at stride 2: ResNeXt-50's grouped 3x3 of 8 channels a group at
