@@ -116,6 +116,12 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
         if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
             return 0.6;
+        // On 28x28 planes, threads of 7 rows and one or two outputs a row led: MobileNet's dw
+        // 256/28 at batch 32 0.0207-0.0217 ms on the five such tiles timed (1, 2 or 4 planes a
+        // workgroup), against 0.0230-0.0265 for 7 rows of 4, 0.0233-0.028 for 14 rows and
+        // 0.0254-0.0259 for the strips of 2 rows that had ranked first (H200, kernel-lab and two
+        // sweeps, bench/history/network-suites.md).
+        if (p.outHeight() * p.outWidth() > 14 * 14 && c.directRows == 7 && c.directVecW <= 2) return 0.72;
         return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
     }
     if (groupedDirectTile(c, p).tilesPerImage == 1 && c.directVecW == 1) return 0.91;

@@ -416,6 +416,17 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // MobileNet's dw 128/56 at batch 32 (the sweep of mobilenet_batch32): 0.0350 ms; 8x56
         // threads 14x4 0.0341, every whole-plane tile from memory 0.040-0.066.
         {"depthwise 128 at 56x56, batch 32", depthwise(layer(32, 128, 56, 128, 3, 1, 1)), "8x64 thread 2x4 k1 threads 16x4"},
+        // MobileNet's small-plane depthwise layers at batch 32 (H200, two sweeps of
+        // mobilenet_batch32 and kernel-lab). dw 256/28: 0.0217 ms; threads of 7 rows of 1-2
+        // outputs 0.0207-0.0218, 7 rows of 4 0.0230-0.0265, the strips of 2 rows 0.0254-0.0259.
+        {"depthwise 256 at 28x28, batch 32", depthwise(layer(32, 256, 28, 256, 3, 1, 1)),
+         "28x28 thread 7x1 k1 threads 28x4 groups 2 from-memory"},
+        // dw 256/28 s2: 0.0106-0.0112 ms on rows of 16 lanes; 14 lanes 0.0119-0.0132.
+        {"depthwise 256 at 28x28 stride 2, batch 32", depthwise(layer(32, 256, 28, 256, 3, 2, 1)),
+         "16x16 thread 8x1 k1 threads 16x2 from-memory"},
+        // dw 512/14 s2: 0.0086-0.0088 ms on rows of 8 lanes; 7 lanes 0.0116-0.0117.
+        {"depthwise 512 at 14x14 stride 2, batch 32", depthwise(layer(32, 512, 14, 512, 3, 2, 1)),
+         "8x8 thread 8x1 k1 threads 8x1 groups 4 from-memory"},
         // ConvNeXt-T's 7x7 depthwise at batch 32 (three H200 sweeps of convnext_t_batch32), at
         // 28x28: 0.0253-0.0255 ms; 16x32 threads 8x8 0.0240-0.0244 (the pick 5% behind), 32x28
         // thread 4x4 0.0244-0.0246, 16x28 threads 7x8 0.0264-0.0268, 28x28 thread 7x2 0.0315, 14
