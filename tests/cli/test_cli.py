@@ -256,12 +256,16 @@ def test_torch_defaults(vkconv, tmp, failures):
             if not ok:
                 failures.add("%s: relative error %.3e > %.0e" % (label, err, REL_TOL["fp32"]))
 
-    # sweep: the same problem, cheaply (fp32 only, two candidates, a private cache, nothing saved).
+    # sweep: the same problem, cheaply (fp32 only, two candidates, a private cache, nothing saved),
+    # both candidates' pipelines built first on two threads.
     args = (["sweep"] + TORCH_DEFAULTS_FLAGS +
-            ["--precision", "fp32", "--candidates", "2", "--iterations", "2", "--no-save",
+            ["--precision", "fp32", "--candidates", "2", "--iterations", "2", "--no-save", "--jobs", "2",
              "--cache-dir", os.path.join(tmp, "sweep-cache")])
     res = run(vkconv, args, timeout=240)
     if check_problem_printed(failures, "vkconv " + " ".join(args), res, "problem:", TORCH_DEFAULTS_PROBLEM):
+        if "pipelines built first on 2 threads" not in res.stdout:
+            failures.add("vkconv %s: expected the selection to say the pipelines were built first on 2 "
+                         "threads:\n%s" % (" ".join(args), res.stdout[-2000:]))
         # Not a terminal: plain lines, one per candidate, no cursor control.
         if "\r" in res.stdout or "\x1b" in res.stdout or "  [2/2] " not in res.stdout:
             failures.add("vkconv %s (stdout a pipe): expected plain '[i/2]' lines without \\r or escapes:\n%r" % (
@@ -536,6 +540,7 @@ def test_bad_invocations(vkconv, tmp, failures):
         ("sweep negative candidates", ["sweep", "--candidates", "-1"] + small),
         ("sweep negative per-tile cap", ["sweep", "--per-tile", "-1"] + small),
         ("sweep negative table rows", ["sweep", "--top", "-2"] + small),
+        ("sweep zero build threads", ["sweep", "--jobs", "0"] + small),
         # Each field passes its 2^24 cap, but C*H*W is 2^64: it wrapped to 0 and divided by it.
         ("input elements past int64", ["run", "--batch", "1", "--in-channels", "16777216", "--height", "16777216",
                                        "--width", "65536", "--out-channels", "1", "--kernel", "1",

@@ -5,11 +5,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "cache_options.hpp"
 #include "commands.hpp"
@@ -33,6 +35,8 @@ struct SweepFlags {
     // Counts read signed, so that a negative one is refused rather than wrapped to a huge size_t;
     // checkFlags copies them into settings.
     int64_t candidates = int64_t(SweepSettings{}.candidates), perTile = int64_t(SweepSettings{}.perTile), top = 10;
+    // Pipeline builds run on the CPU: as many threads as it has, up to 8.
+    int64_t jobs = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 8);
     bool noSave = false;
     uint64_t seed = 1;
 };
@@ -94,6 +98,8 @@ void checkFlags(SweepFlags& f) {
     if (!f.suite.empty() && !f.shape.empty()) throw invalidArgument("--shape", f.shape, "cannot be combined with --suite");
     if (f.minGainPercent < 0) throw invalidArgument("--min-gain", f.minGainPercent, "must be >= 0 (percent)");
     if (f.maxSpreadPercent <= 0) throw invalidArgument("--max-spread", f.maxSpreadPercent, "must be > 0 (percent)");
+    if (f.jobs < 1 || f.jobs > 64) throw invalidArgument("--jobs", f.jobs, "must be in 1..64");
+    f.settings.jobs = unsigned(f.jobs);
     f.settings.candidates = size_t(f.candidates);
     f.settings.perTile = size_t(f.perTile);
 }
@@ -275,6 +281,10 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
         ->type_name("MS");
     cmd->add_option("--rounds", f->settings.rounds,
                     "interleaved rounds in which the default and the fastest few are timed again before choosing (default 3; 0: none)")
+        ->type_name("N");
+    cmd->add_option("--jobs", f->jobs,
+                    "threads that build every candidate's pipelines before any is timed (default: the CPU's "
+                    "threads, at most 8; 1: each is built as it is timed)")
         ->type_name("N");
     cmd->add_option("--budget", f->settings.budgetSeconds,
                     "stop timing a path's candidates after this many seconds (default: no limit)")

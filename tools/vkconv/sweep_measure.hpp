@@ -46,6 +46,12 @@ public:
     // sweep (the device was lost); everything else is recorded in the result.
     CandidateResult measure(const KernelConfig& config, const TimingOptions& timing);
 
+    // Builds each of `configs` once on `jobs` threads and drops it: its pipelines stay in the
+    // context's pipeline cache, from which measure() builds it again in milliseconds, and its
+    // result's planMs is this first build's time. Returns the wall seconds taken. A configuration
+    // that fails here fails again in measure(), which records why.
+    double prebuild(const std::vector<KernelConfig>& configs, unsigned jobs);
+
     // Builds `config` again, checks its output as measure() does, and times it: the re-timings
     // of the leaders and of the acceptance rule. Throws Error if the output is now wrong.
     TimingStats retime(const KernelConfig& config, const TimingOptions& timing);
@@ -63,6 +69,7 @@ private:
     RunInputs inputs_;
     Tensor input_, output_;
     std::map<int64_t, std::vector<double>> references_;  // by image, computed once
+    std::map<std::string, double> firstPlanMs_;           // by configuration name, from prebuild()
     bench::IdleAwareWarmup warmup_;
 };
 
