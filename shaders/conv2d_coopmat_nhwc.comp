@@ -26,8 +26,9 @@
 //
 // Compiled a second time with VKCONV_NCHW_INPUT (conv2d_coopmat_nchw_f16): the same pipeline,
 // multiply and epilogue, with the A loader of nchw_input.glsl, which reads the A of convolutions
-// without padding straight from the fp32 NCHW input, with no packing pass. A loader provides A_REG (a register
-// set's element), A_PER_THREAD, initRows(), loadA(), storeA() and the shared stage sA.
+// without padding straight from the fp32 NCHW input, with no packing pass. A loader provides
+// A_REG (a register set's element), A_PER_THREAD, initRows(), loadA(), storeA() and the shared
+// stage sA.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require

@@ -8,9 +8,9 @@
 // a packing pass would only move each input once more. For a 1x1 at stride 1 the pixels of one
 // channel are consecutive addresses, so the tile is column-major in memory. Each load unit is one
 // channel and 4 rows of the tile: for a 1x1 at stride 1 with OUT_HW a multiple of 4, 4 consecutive
-// rows m..m+3, one 16-byte load (a run of 4 never straddles two images); elsewhere 4 scalar loads of rows a quarter tile apart, so that each load instruction
-// of a subgroup reads consecutive pixels (consecutive rows per thread would spread one
-// instruction over 4x the cache lines). The fp32 values stay in registers through
+// rows m..m+3, one 16-byte load (a run of 4 never straddles two images); elsewhere 4 scalar loads
+// of rows a quarter tile apart, so that each load instruction of a subgroup reads consecutive
+// pixels (consecutive rows per thread would spread one instruction over 4x the cache lines). The fp32 values stay in registers through
 // the kernel's two-slice prefetch and become fp16 only on their way to shared memory, so the
 // conversion never waits on a load. The shared stage is [k][m] (m contiguous), read as
 // column-major A fragments. Channels past C read as zero (they meet B's zero padding rows; an

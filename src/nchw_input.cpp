@@ -144,6 +144,8 @@ bool nchwPatchKernel(const ConvProblem& p) {
     return p.kernelH * p.kernelW > 1 && nchwProblemSupport(p).empty() && !nchwWindowsOverlap(p);
 }
 
+bool tinyPatchKernel(const ConvProblem& p, double units) { return nchwPatchKernel(p) && tinyGemm(p, units / 2); }
+
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     const TileGrid grid = tileGrid(c, d, p);
     double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk) * double(p.kernelH * p.kernelW);
@@ -162,8 +164,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // on some: 96->192 0.0142 against 0.0157 and 0.0235 against 0.0184, 192->384 0.0181 against
     // 0.0209 and 0.0249 against 0.0207, 384->768 0.0181 against 0.0156 and 0.0239 against 0.0279.
     if (nchwWindowsOverlap(p)) work *= 3.0;
-    else if (p.kernelH * p.kernelW > 1)
-        work *= (c.tapsInner ? 1.0 : 1.05) * (tinyGemm(p, grid.units() / 2) ? 1.0 : 1.3);
+    else if (p.kernelH * p.kernelW > 1) work *= (c.tapsInner ? 1.0 : 1.05) * (tinyPatchKernel(p, grid.units()) ? 1.0 : 1.3);
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
     // charge (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md):

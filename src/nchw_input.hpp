@@ -2,8 +2,9 @@
 // (1x1 kernels, and kernels no larger than their stride: patch embeddings, 2x2 downsamples): the
 // kernel of shaders/conv2d_coopmat_nhwc.comp compiled with the A loader of
 // shaders/nchw_input.glsl, which reads A (pixels x taps and channels) straight from the fp32 NCHW
-// input, with no packing pass and no workspace. This file owns everything the loader decides: which problems and configurations it
-// serves, its shared memory, its vector loads and its pipeline.
+// input, with no packing pass and no workspace. This file owns everything the loader decides:
+// which problems and configurations it serves, its shared memory, its vector loads and its
+// pipeline.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +53,10 @@ bool tinyPointwise(const ConvProblem& problem, double units);
 // A kernel larger than 1x1 whose windows, without padding, share no input (patch embeddings,
 // 2x2 downsamples): the NCHW loader reads each input once, as for a 1x1.
 bool nchwPatchKernel(const ConvProblem& problem);
+// A patch kernel whose GEMM is at most 1M multiply-adds a compute unit (tinyGemm over half the
+// units): there the NCHW loader leads, and the channels-last kernel's packing dispatch adds to
+// a few workgroups' latency (nchwCost and nhwcCost both draw this line).
+bool tinyPatchKernel(const ConvProblem& problem, double units);
 
 // Empty if `config` (aLoader Nchw) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).

@@ -305,7 +305,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
                                       nchwGrid <= 4 * grid.slots;
         const bool subsample = nhwcSubsamples(p) && !shallowSubsample;
         factor *= !tiny && (subsample || scalarWide || deepMidGrid) ? 0.8 : 3.0;
-    } else if (nchwPatchKernel(p) && tinyGemm(p, grid.units() / 2)) {
+    } else if (tinyPatchKernel(p, grid.units())) {
         // The same packing dispatch ahead of a patch kernel's few workgroups, up to 1M
         // multiply-adds a unit (nchwCost): ConvNeXt-T's 2x2 downsample 96->192 at 56x56, batch 1,
         // 0.0136-0.0140 ms here against the NCHW loader's 0.0112 (kernel-lab on the H200,

@@ -21,7 +21,7 @@ struct SweepSettings {
     TimingOptions timing;        // each timing warms the device up first
     size_t leaders = 4;          // fastest configurations re-timed with the default at the end
     int rounds = 3;              // interleaved rounds of that re-timing
-    unsigned jobs = 1;           // threads that build the candidates' pipelines before the timing (1: each as it is timed)
+    unsigned jobs = 1;           // threads that build the candidates first (1: each as it is timed)
     AcceptanceRule rule;
 };
 
