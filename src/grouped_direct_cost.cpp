@@ -116,6 +116,11 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
         if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
             return 0.6;
+        // On planes at most 8 outputs wide, two threads a plane of 4-output strips, 16 or 32
+        // planes a workgroup: MobileNet's dw 1024/7 at batch 32 0.0100-0.0102 ms (16 planes) and
+        // 0.0096-0.0100 (32) against 0.0117-0.0121 for four threads of 2 (the rule above; three
+        // H200 sweeps, bench/history/network-suites.md), 0.0104-0.0107 for one thread of 8.
+        if (p.outWidth() <= 8 && c.directThreadsH == 1 && c.directVecW == 4 && c.directGroups >= 16) return 0.55;
         // On 28x28 planes, threads of 7 rows and one or two outputs a row led: MobileNet's dw
         // 256/28 at batch 32 0.0207-0.0217 ms on the five such tiles timed (1, 2 or 4 planes a
         // workgroup), against 0.0230-0.0265 for 7 rows of 4, 0.0233-0.028 for 14 rows and
