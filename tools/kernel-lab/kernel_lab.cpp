@@ -24,7 +24,6 @@
 // --device-file ranks for a described device instead, with no GPU (offline_rank.hpp); --filter
 // there keeps the matching configurations, each printed with its rank among all of them.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
@@ -34,11 +33,11 @@
 #include <random>
 #include <set>
 #include <string>
-#include <thread>
 
 #include "config_select.hpp"
 #include "config_filter.hpp"
-#include "idle_warmup.hpp"  // bench/
+#include "idle_warmup.hpp"     // bench/
+#include "parallel_build.hpp"  // bench/
 #include "offline_rank.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
@@ -206,24 +205,9 @@ int main(int argc, char** argv) try {
     for (const auto& c : configs)
         if (lab::matchesFilter(c.str(), filter) && chosen.size() < limit) chosen.push_back(c);
     if (jobs > 1) {
-        // Plan every chosen configuration once on `jobs` threads and drop it: its pipelines stay in
-        // the context's VkPipelineCache, from which the timing loop rebuilds them cheaply. A
-        // configuration that fails here fails again below, where it is reported.
+        // The timing loop below builds each again from the pipeline cache, and reports a failure.
         const auto t0 = std::chrono::steady_clock::now();
-        std::atomic<size_t> nextConfig{0};
-        std::vector<std::thread> threads;
-        for (unsigned j = 0; j < jobs; ++j)
-            threads.emplace_back([&] {
-                for (size_t i = nextConfig++; i < chosen.size(); i = nextConfig++) {
-                    try {
-                        ConvOptions o;
-                        o.config = chosen[i];
-                        Conv2d conv(ctx, p, w, b, o);
-                    } catch (const std::exception&) {
-                    }
-                }
-            });
-        for (auto& t : threads) t.join();
+        bench::buildOnThreads(ctx, p, w, b, chosen, jobs);
         std::printf("planned %zu configurations on %u threads in %.1f s\n", chosen.size(), jobs,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }

@@ -2,12 +2,11 @@
 #include "sweep_measure.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <thread>
 
+#include "parallel_build.hpp"  // bench/
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -128,25 +127,8 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
 
 double SweepBench::prebuild(const std::vector<KernelConfig>& configs, unsigned jobs) {
     const auto start = std::chrono::steady_clock::now();
-    std::vector<double> planMs(configs.size(), -1.0);
-    std::atomic<size_t> next{0};
-    const auto build = [&] {
-        for (size_t i = next++; i < configs.size(); i = next++) {
-            try {
-                ConvOptions options;
-                options.config = configs[i];
-                const auto t = std::chrono::steady_clock::now();
-                Conv2d conv(context_, inputs_.problem, inputs_.weight, inputs_.bias, options);
-                planMs[i] = msSince(t);
-            } catch (const std::exception&) {
-                // measure() builds it again and records the failure.
-            }
-        }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned j = 1; j < std::min<size_t>(jobs, configs.size()); ++j) threads.emplace_back(build);
-    build();
-    for (auto& t : threads) t.join();
+    const std::vector<double> planMs =
+        bench::buildOnThreads(context_, inputs_.problem, inputs_.weight, inputs_.bias, configs, jobs);
     for (size_t i = 0; i < configs.size(); ++i)
         if (planMs[i] >= 0) firstPlanMs_[configs[i].str()] = planMs[i];
     return msSince(start) / 1000.0;
