@@ -305,10 +305,16 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // BK: 32 for short K; 16 once K is long (3x3 over 128+ channels, 1x1 over 1024), unless
         // the grid cannot fill the device: then each workgroup's latency is the time, and fewer,
         // longer K slices win.
+        // A group's K that 16 divides and 32 does not (16 channels a group over 3x3 taps: 144) is
+        // padded by 32-deep slices, and no other group's channels fill the pad: there BK 16 led,
+        // ResNeXt-50's grouped 3x3/512 with 16-channel groups at 14x14, batch 32, 128x16x16 8x1
+        // 0.0423 ms against 0.0470 for 128x16x32, its stride-2 twin 0.0462 against 0.0489 (the
+        // resnext50_batch32 sweep on the H200, bench/RESULTS.md).
+        const bool groupPaddedBy32 = p.groups > 1 && p.gemmK() % 16 == 0 && p.gemmK() % 32 != 0;
         factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
                  : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
                  : c.bn >= 128 ? pick(c.bk, {{16, 0.98}, {32, 1.0}}, 1.3)
-                               : pick(c.bk, {{32, 1.0}, {16, 1.12}}, 1.3);
+                               : pick(c.bk, {{32, 1.0}, {16, groupPaddedBy32 ? 1.0 : 1.12}}, 1.3);
         factor *= c.stages == 1 ? 1.0 : 1.15;
         factor *= c.aLoader == ALoader::Gather ? 1.0 : 1.4;
         const uint32_t threads = c.threads();

@@ -145,8 +145,16 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // past them the second wave cost it 14-20% and the NCHW loader's preferred tile, one
         // wave, led (1024->512 at 14x14, batch 17-20, 417-496 workgroups: 0.0314-0.0318 ms against
         // 0.0359-0.0371; at 16, 392, 0.0300 against 0.0314).
+        // So do the 1x1 layers over 2048+ channels into 1024+: from just past three 64x64 workgroups
+        // an SM the square prefetch tile led (2048->1024 at 7x7 on the H200, bench/RESULTS.md: batch
+        // 32, 400 workgroups, 0.0562 ms against 0.0608; batch 36 0.0562 against 0.0618, batch 40
+        // 0.0597 against 0.0623); below, the 64x64 tile (batch 24-28, 304-352: 0.0482 against 0.0549,
+        // 0.0488 against 0.0548). Into 512 channels the 64x64 tile still led past them (2048->512,
+        // batch 72-80, 448-496 workgroups: 0.0684 against 0.0766, 0.0711 against 0.0790).
+        const bool deepWidePointwise = !taps && !strided && p.gemmK() >= 2048 && p.gemmN() >= 1024;
         const double squareTiles = tileGrid(128, 128, d, p).workgroups;
-        const double midGridEnd = !taps && nchwVectorLoads(p) ? 3 * computeUnitCount(d) : grid.slots;
+        const double midGridEnd =
+            !taps && (nchwVectorLoads(p) || deepWidePointwise) ? 3 * computeUnitCount(d) : grid.slots;
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups <= midGridEnd &&
                              !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
         const bool twoSplitDeepPointwise = c.splitK == 2 && deepPointwiseTwoSplits(p, grid.units());
