@@ -306,11 +306,13 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // the grid cannot fill the device: then each workgroup's latency is the time, and fewer,
         // longer K slices win.
         // A group's K that 16 divides and 32 does not (16 channels a group over 3x3 taps: 144) is
-        // padded by 32-deep slices, and no other group's channels fill the pad: there BK 16 led,
-        // ResNeXt-50's grouped 3x3/512 with 16-channel groups at 14x14, batch 32, 128x16x16 8x1
-        // 0.0423 ms against 0.0470 for 128x16x32, its stride-2 twin 0.0462 against 0.0489 (the
-        // resnext50_batch32 sweep on the H200, bench/RESULTS.md).
-        const bool groupPaddedBy32 = p.groups > 1 && p.gemmK() % 16 == 0 && p.gemmK() % 32 != 0;
+        // padded by 32-deep slices, and no other group's channels fill the pad: there BK 16 led on
+        // 128-row tiles, ResNeXt-50's grouped 3x3/512 with 16-channel groups at 14x14, batch 32,
+        // 128x16x16 8x1 0.0423 ms against 0.0470 for 128x16x32, its stride-2 twin 0.0462 against
+        // 0.0489 (the resnext50_batch32 sweep on the H200, bench/RESULTS.md); at batch 16 and 64 by
+        // 7-10% (kernel-lab). On the 64x16 4x2 tiles of batch 8 BK 32 kept its lead, 0.0174 ms
+        // against 0.0189 at either stride.
+        const bool groupPaddedBy32 = p.groups > 1 && p.gemmK() % 16 == 0 && p.gemmK() % 32 != 0 && c.bm >= 128;
         factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
                  : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
                  : c.bn >= 128 ? pick(c.bk, {{16, 0.98}, {32, 1.0}}, 1.3)
