@@ -309,10 +309,10 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
         // 0.0489 (the resnext50_batch32 sweep on the H200, bench/RESULTS.md); at batch 16 and 64 by
         // 7-10% (kernel-lab). On the 64x16 4x2 tiles of batch 8 BK 32 kept its lead, 0.0174 ms
         // against 0.0189 at either stride.
+        const bool groupPaddedBy32 = p.groups > 1 && p.gemmK() % 16 == 0 && p.gemmK() % 32 != 0 && c.bm >= 128;
         // BK: 32 for short K; 16 once K is long (3x3 over 128+ channels, 1x1 over 1024), unless
         // the grid cannot fill the device: then each workgroup's latency is the time, and fewer,
         // longer K slices win.
-        const bool groupPaddedBy32 = p.groups > 1 && p.gemmK() % 16 == 0 && p.gemmK() % 32 != 0 && c.bm >= 128;
         factor = p.gemmK() >= 1024 && !underfilled ? pick(c.bk, {{16, 1.0}, {32, 1.15}}, 1.35)
                  : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
                  : c.bn >= 128 ? pick(c.bk, {{16, 0.98}, {32, 1.0}}, 1.3)
