@@ -241,12 +241,13 @@ double heuristicCost(const KernelConfig& c, const DeviceInfo& d, const ConvProbl
     const double mTiles = grid.mTiles, nTiles = grid.nTiles, workgroups = grid.workgroups, slots = grid.slots;
     const bool underfilled = grid.underfilled();
     // Work actually done, edge tiles included. Except a grouped problem's K on a grid that leaves
-    // the device idle: there each workgroup's time is its slices' latency, which a deeper slice's
-    // padding hardly adds to, so K counts to the shallowest slice (16). ResNeXt-50's grouped 3x3 at
-    // batch 1: 16 channels a group (K 144) 0.0072 ms on BK 32 or 64 against 0.0082-0.0084 on BK 16,
-    // 32 a group (K 288) 0.0078-0.0083 on BK 64 against 0.0083-0.0087 on BK 32 (the
-    // resnext50_batch32 sweep at batch 1 on the H200, bench/RESULTS.md).
-    const uint32_t kSlice = p.groups > 1 && underfilled ? std::min(c.bk, 16u) : c.bk;
+    // the device idle: there each workgroup's time is its slices' latency, and a 16-deep slice
+    // takes about a 32-deep one's, so K counts to 32-deep slices at least. ResNeXt-50's grouped
+    // 3x3 at batch 1 (kernel-lab on the H200, bench/RESULTS.md): 16 channels a group (K 144) 0.0074
+    // ms on 32x16x32 against 0.0084 on the 32x16x16 that full padding had picked (32x16x64 0.0072);
+    // with 32 a group (K 288) BK 16 took 0.0116 against 0.0085 on BK 32. Deeper slices still pay
+    // their padding: at batch 4 32x16x32 led 32x16x64 by 4-5% and 64x16x64 by 8-20%.
+    const uint32_t kSlice = p.groups > 1 && underfilled ? std::max(c.bk, 32u) : c.bk;
     const double kPadded = std::ceil(double(p.gemmK()) / kSlice) * kSlice;
     double work = mTiles * c.bm * nTiles * c.bn * kPadded * double(p.groups);
     // Shape factors, calibrated on the H200 (bench/history/gather-kernel.md, 2026-11-21: alexnet1 over 2,500
