@@ -95,6 +95,15 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // 28x28, batch 32, 0.154 ms as 28x28 thread 14x1 k4 against 0.054-0.055 for thread 2x4 k4
         // and 7x1 k8 (H100 sweep, bench/RESULTS.md).
         if (c.directRows > 8) return 1.5;
+        // Thread 2x4 with 8 output channels, a whole group of 8, where the model ranked the same
+        // tile of 4 channels 6% ahead: ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28,
+        // batch 32, 0.0482-0.0485 ms as 16x28 thread 2x4 k8 threads 7x8 against 0.0543 for its k4
+        // twin and 0.0522-0.0527 for the next tiles, the pick 28x28 thread 7x2 k4 among them
+        // (every candidate timed twice on the H200, bench/history/network-suites.md). Each window
+        // row loaded then serves all of the group's outputs.
+        const bool wholeGroupStrips = c.directChannels == 8 && uint64_t(p.outChannels / p.groups) == 8 &&
+                                      c.directRows == 2 && c.directVecW == 4;
+        if (wholeGroupStrips) return 0.76 * 0.84;
         // With the weights read as uniforms, rows of 14 threads (56 outputs) led the 16-thread rows
         // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
         // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, bench/RESULTS.md), so the

@@ -23,6 +23,13 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d) {
     return "";
 }
 
+// A 1x1 over K >= 2048 input channels, read with scalar loads, whose tile makes `workgroups`
+// from 0.6 of a workgroup a compute unit to one (nchwCost's deep one-wave tiles).
+bool deepPointwiseOneWave(const ConvProblem& p, double workgroups, double units) {
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && !nchwVectorLoads(p) && workgroups >= 0.6 * units &&
+           workgroups <= units;
+}
+
 }  // namespace
 
 NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
@@ -260,6 +267,22 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     const bool splitTile = c.splitK == 4 && c.bm == 64 && c.bn == 128 && c.bk == 16 && c.warpsM == 2 &&
                            c.warpsN == 4 && c.mmaM * c.mmaN * c.mmaK >= 4096;
     if (splitTile && deepPointwiseNchwSplit(p, grid.units())) factor *= 0.3;
+    // Deep 1x1 layers read with scalar loads (7x7 planes), where 64-row tiles of 32-deep slices on
+    // 2x4 subgroups make one workgroup a unit at most, unsplit: half the barriers of 16-deep
+    // slices over K 2048, which these few workgroups wait on one at a time. ResNet-50's 2048->512
+    // at 7x7, batch 32, 0.0387 ms as 64x128x32 (100 workgroups) against 0.0471 as 64x128x16 and
+    // 0.0414 for the channels-last pick (64x64x16 2x2 with prefetch, packing pass included);
+    // ResNeXt-50's 2048->1024 0.0537 as 64x256x32 (100) against 0.0581 as 64x256x16 and 0.0558 for
+    // the pick (128x128x16 2x2 with prefetch); the same tiles with twice the workgroups 0.0736
+    // (64x128x32 on 2048->1024), with half 0.0535 (64x256x32 on 2048->512). Every candidate of both
+    // timed on the H200 (bench/history/every-candidate.md). Charged no idle slots, as the preferred
+    // tile past the units.
+    const bool deepOneWaveTile = c.splitK == 1 && c.bm == 64 && (c.bn == 128 || c.bn == 256) && c.bk == 32 &&
+                                 c.warpsM == 2 && c.warpsN == 4 && c.mmaM * c.mmaN * c.mmaK >= 4096;
+    if (deepOneWaveTile && deepPointwiseOneWave(p, grid.workgroups, grid.units())) {
+        underfill = 1.0;
+        factor *= 0.35;
+    }
     return work * factor * underfill;
 }
 

@@ -183,13 +183,18 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // Past the window, up to 1.5 units of 64x64 tiles (136-176 at batch 22-28), 64x64x16 2x2
         // with prefetch in 2 splits: batch 24 0.0346 ms against 0.0406 unsplit, 0.0417 in 4 splits
         // and 0.0385 for 128x128x16 in 4; batch 28 0.0355 against 0.0404. At batch 32 (200 tiles)
-        // unsplit: 0.0412 against 0.0420 in 2 splits (H200).
+        // the NCHW loader's 64x128x32 2x4 in one wave of 100 workgroups: 0.0387 ms against 0.0414
+        // for 64x64x16 2x2 with prefetch and 0.0422 for it in 2 splits (H200, every candidate).
         {"1x1 2048->512 at 7x7, batch 24", layer(24, 2048, 7, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch split-k 2 sg32"},
         {"1x1 2048->512 at 7x7, batch 28", layer(28, 2048, 7, 512, 1, 1, 0),
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch split-k 2 sg32"},
         {"1x1 2048->512 at 7x7, batch 32", layer(32, 2048, 7, 512, 1, 1, 0),
-         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
+         "64x128x32 warps 2x4 mma 16x16x16 stages 2 nchw sg32"},
+        // ResNeXt-50's 2048->1024 at 7x7, batch 32: 64x256x32 2x4 (100 workgroups) 0.0537 ms against
+        // 0.0558 for 128x128x16 2x2 with prefetch, 0.0736 for 64x128x32 (200; H200, every candidate).
+        {"1x1 2048->1024 at 7x7, batch 32", layer(32, 2048, 7, 1024, 1, 1, 0),
+         "64x256x32 warps 2x4 mma 16x16x16 stages 2 nchw sg32"},
         {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         {"1x1 512->2048 at 7x7, batch 4", layer(4, 512, 7, 2048, 1, 1, 0), "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         // The strided downsample 256->512 at 56x56, batch 1 (H100): the NCHW loader's 32x64x32
@@ -405,11 +410,11 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"convnext_dw_96_56_7x7", depthwise(layer(128, 96, 56, 96, 7, 1, 3)), "8x64 thread 2x4 k1 threads 16x4"},
         // 0.168 ms with the weights as uniforms (0.185 before them); 8x64 threads 16x4 0.175 (0.178).
         {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1), 32), "8x56 thread 2x4 k4 threads 14x4 from-memory"},
-        // ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28, batch 32 (H100, kernel-lab on
-        // the ranking's first 8): 0.0542 ms; thread 2x4 k4 0.0543-0.0548, 7x1 k8 0.0553-0.0673, 14
-        // rows a thread (the sweep of resnext50_batch32) 0.154.
+        // ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28, batch 32 (H200, all 74
+        // candidates twice): 0.0482-0.0485 ms; its k4 twin 0.0543, the former pick 28x28 thread 7x2
+        // k4 0.0524-0.0527, 14 rows a thread (the sweep of resnext50_batch32) 0.154.
         {"resnext 3x3 g32 of 8 at 28x28, batch 32", grouped(layer(32, 256, 28, 256, 3, 1, 1), 32),
-         "28x28 thread 7x2 k4 threads 14x4 from-memory"},
+         "16x28 thread 2x4 k8 threads 7x8 from-memory"},
         // The same at stride 2 from 56x56: 0.0757 ms; 8x28 thread 4x1 k8 0.0756, 16x28 0.0762.
         {"resnext 3x3 g32 of 8 at 56x56 stride 2, batch 32", grouped(layer(32, 256, 56, 256, 3, 2, 1), 32),
          "4x32 thread 4x1 k8 threads 32x1 from-memory"},
