@@ -24,10 +24,12 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d) {
 }
 
 // A 1x1 over K >= 2048 input channels, read with scalar loads, whose tile makes `workgroups`
-// from 0.6 of a workgroup a compute unit to one (nchwCost's deep one-wave tiles).
+// from 0.6 of a workgroup a compute unit to one (nchwCost's deep one-wave tiles); over 1024
+// output channels or more only where 64x64 tiles would pass three workgroups a unit.
 bool deepPointwiseOneWave(const ConvProblem& p, double workgroups, double units) {
+    const double tiles64 = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
     return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && !nchwVectorLoads(p) && workgroups >= 0.6 * units &&
-           workgroups <= units;
+           workgroups <= units && (p.gemmN() < 1024 || tiles64 > 3 * units);
 }
 
 }  // namespace
@@ -276,7 +278,12 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // the pick (128x128x16 2x2 with prefetch); the same tiles with twice the workgroups 0.0736
     // (64x128x32 on 2048->1024), with half 0.0535 (64x256x32 on 2048->512). Every candidate of both
     // timed on the H200 (bench/history/every-candidate.md). Charged no idle slots, as the preferred
-    // tile past the units.
+    // tile past the units. Across batches (the five leading tiles, split 1, 2 and 4): 2048->512 at
+    // batch 36, 40 and 64 0.0393, 0.0394 and 0.0545 (64x256x32) against 0.0418, 0.0426 and 0.0620
+    // for 64x64x16 2x2 with prefetch, within 2.4% of the fastest (64x256x32 in 2 splits) at 32-40;
+    // 2048->1024 at batch 40 0.0548 against 0.0586 (128x128x16 2x2 with prefetch), level at 16 and
+    // 20 (0.039), but at 24 and 28, where 64x64 tiles make at most three workgroups a unit, 0.0540
+    // against their 0.0484-0.0488.
     const bool deepOneWaveTile = c.splitK == 1 && c.bm == 64 && (c.bn == 128 || c.bn == 256) && c.bk == 32 &&
                                  c.warpsM == 2 && c.warpsN == 4 && c.mmaM * c.mmaN * c.mmaK >= 4096;
     if (deepOneWaveTile && deepPointwiseOneWave(p, grid.workgroups, grid.units())) {

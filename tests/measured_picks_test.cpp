@@ -191,10 +191,17 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch split-k 2 sg32"},
         {"1x1 2048->512 at 7x7, batch 32", layer(32, 2048, 7, 512, 1, 1, 0),
          "64x128x32 warps 2x4 mma 16x16x16 stages 2 nchw sg32"},
+        // At batch 64, 64x256x32 (98 workgroups): 0.0545 ms against 0.0620 for 64x64x16 with prefetch.
+        {"1x1 2048->512 at 7x7, batch 64", layer(64, 2048, 7, 512, 1, 1, 0),
+         "64x256x32 warps 2x4 mma 16x16x16 stages 2 nchw sg32"},
         // ResNeXt-50's 2048->1024 at 7x7, batch 32: 64x256x32 2x4 (100 workgroups) 0.0537 ms against
         // 0.0558 for 128x128x16 2x2 with prefetch, 0.0736 for 64x128x32 (200; H200, every candidate).
+        // At batch 28, where 64x64 tiles make under three workgroups a unit, those with prefetch:
+        // 0.0488 ms against 0.0538 for 64x256x32.
         {"1x1 2048->1024 at 7x7, batch 32", layer(32, 2048, 7, 1024, 1, 1, 0),
          "64x256x32 warps 2x4 mma 16x16x16 stages 2 nchw sg32"},
+        {"1x1 2048->1024 at 7x7, batch 28", layer(28, 2048, 7, 1024, 1, 1, 0),
+         "64x64x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
         {"1x1 512->2048 at 7x7, batch 1", layer(1, 512, 7, 2048, 1, 1, 0), "32x64x64 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         {"1x1 512->2048 at 7x7, batch 4", layer(4, 512, 7, 2048, 1, 1, 0), "32x64x32 warps 2x4 mma 16x8x16 stages 2 nchw sg32"},
         // The strided downsample 256->512 at 56x56, batch 1 (H100): the NCHW loader's 32x64x32
@@ -412,7 +419,9 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         {"resnext_3x3_128_g32_56", grouped(layer(128, 128, 56, 128, 3, 1, 1), 32), "8x56 thread 2x4 k4 threads 14x4 from-memory"},
         // ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28, batch 32 (H200, all 74
         // candidates twice): 0.0482-0.0485 ms; its k4 twin 0.0543, the former pick 28x28 thread 7x2
-        // k4 0.0524-0.0527, 14 rows a thread (the sweep of resnext50_batch32) 0.154.
+        // k4 0.0524-0.0527, 14 rows a thread (the sweep of resnext50_batch32) 0.154. At batch 8 and
+        // 64 also the fastest (0.0153 and 0.0898 ms against 0.0173 and 0.0934 for 7x2 k4); at 16
+        // 0.0286 against 0.0269 for 32x28 thread 2x4 k8 and 0.0272 for 7x2 k4.
         {"resnext 3x3 g32 of 8 at 28x28, batch 32", grouped(layer(32, 256, 28, 256, 3, 1, 1), 32),
          "16x28 thread 2x4 k8 threads 7x8 from-memory"},
         // The same at stride 2 from 56x56: 0.0757 ms; 8x28 thread 4x1 k8 0.0756, 16x28 0.0762.
