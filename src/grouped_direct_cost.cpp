@@ -99,7 +99,7 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // tile of 4 channels 6% ahead: ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28,
         // batch 32, 0.0482-0.0485 ms as 16x28 thread 2x4 k8 threads 7x8 against 0.0543 for its k4
         // twin and 0.0522-0.0527 for the next tiles, the pick 28x28 thread 7x2 k4 among them
-        // (every candidate timed twice on the H200, bench/history/network-suites.md). Each window
+        // (every candidate timed twice on the H200, bench/history/every-candidate.md). Each window
         // row loaded then serves all of the group's outputs.
         const bool wholeGroupStrips = c.directChannels == 8 && uint64_t(p.outChannels / p.groups) == 8 &&
                                       c.directRows == 2 && c.directVecW == 4;

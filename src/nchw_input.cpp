@@ -5,7 +5,7 @@
 
 #include "config_select.hpp"  // tileGrid, tileWaves
 #include "nhwc_input.hpp"
-#include "split_k.hpp"  // deepPointwiseNchwSplit
+#include "split_k.hpp"  // deepPointwiseNchwSplit, pointwiseTiles64
 
 namespace vkconv::detail {
 
@@ -27,9 +27,8 @@ std::string vectorInputAlignmentRule(const DeviceInfo& d) {
 // from 0.6 of a workgroup a compute unit to one (nchwCost's deep one-wave tiles); over 1024
 // output channels or more only where 64x64 tiles would pass three workgroups a unit.
 bool deepPointwiseOneWave(const ConvProblem& p, double workgroups, double units) {
-    const double tiles64 = std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
     return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && !nchwVectorLoads(p) && workgroups >= 0.6 * units &&
-           workgroups <= units && (p.gemmN() < 1024 || tiles64 > 3 * units);
+           workgroups <= units && (p.gemmN() < 1024 || pointwiseTiles64(p) > 3 * units);
 }
 
 }  // namespace

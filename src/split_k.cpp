@@ -34,11 +34,9 @@ std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const
     return "";
 }
 
-namespace {
 double pointwiseTiles64(const ConvProblem& p) {
     return std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
 }
-}  // namespace
 
 bool deepPointwiseMidGrid(const ConvProblem& p, double units) {
     const double tiles = pointwiseTiles64(p);

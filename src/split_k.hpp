@@ -29,6 +29,9 @@ std::string splitKCanImplement(const KernelConfig& config, const DeviceInfo& dev
 // Bytes of the partials workspace for `images` images (0 without a split).
 uint64_t splitKWorkspaceBytes(const KernelConfig& config, const ConvProblem& problem, uint64_t images);
 
+// The GEMM's 64x64 tiles: the unit of the deep 1x1 rules below and nchwCost's.
+double pointwiseTiles64(const ConvProblem& problem);
+
 // A 1x1 convolution over K >= 2048 input channels whose unsplit 64x64 tiles make from half a
 // workgroup a compute unit to one (`units`): ResNet-50's 2048->512 at 7x7 at batch 12-20. There
 // 64x64x16 tiles on 2x2 subgroups in 4 splits led every unsplit tile by 15-46% (nhwcCost). Over
