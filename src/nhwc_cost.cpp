@@ -27,6 +27,13 @@ bool squareTileTailFilled(const DeviceInfo& d, const ConvProblem& p) {
     return squareWaves > 1.0 && squareWaves - std::floor(squareWaves) >= 0.2 &&
            std::ceil(narrowWaves) == std::ceil(squareWaves);
 }
+
+// Whether 128x128 tiles, two a compute unit, fill half of one wave to all but the last of it,
+// while 64x128 tiles, three a unit, fit in that one wave.
+bool squareTileSubWave(const DeviceInfo& d, const ConvProblem& p) {
+    const double squareWaves = tileWaves(128, 128, 2, d, p);
+    return squareWaves >= 0.5 && squareWaves < 1.0 && tileWaves(64, 128, 3, d, p) <= 1.0;
+}
 }  // namespace
 
 double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
@@ -175,7 +182,20 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 0.1228; its taps-inner order 1-3% behind. With a nearly empty last wave the square tile
         // led (3x3/128 at batch 44-48, 1.02-1.11 waves: 0.0725 against 0.0791) or came level, and
         // where the smaller tile takes a wave more it lost 16-27% (batch 72-80, 112-128).
-        if (quad && c.bm == 64 && c.bn == 128 && c.splitK == 1 && taps && squareTileTailFilled(d, p)) {
+        // The same on strided 3x3 layers whose square tiles make half a wave to nearly one and the
+        // 64x128 tiles one wave (squareTileSubWave): there too the smaller tile led channel-major,
+        // by 3-6% (kernel-lab on the H200, bench/RESULTS.md): 3x3/512 s2 at batch 96-128 0.1479-
+        // 0.1534 ms against 0.1545-0.1602 for the square tile (taps-inner, the pick before), 3x3/256
+        // s2 at batch 48 and 64 0.0836 and 0.0923 against 0.0885 and 0.0955, 3x3/128 s2 at batch 24
+        // and 32 0.0556 and 0.0613 against 0.0579 and 0.0646. Where the 64x128 tiles take a second
+        // wave the square tile led (batch 144, 80, 40), and at stride 1 the two came level (3x3/512
+        // at batch 112, 0.1286 against 0.1283) or the square tile led (batch 128, 0.1316 against
+        // 0.1283); below half a wave the split square tile leads (3x3/512 s2 at batch 80, 0.103).
+        // Not timed on patch kernels (ConvNeXt's 2x2 stride-2 downsamples), whose windows do not
+        // overlap.
+        const bool overlappingWindows = p.kernelH > p.strideH && p.kernelW > p.strideW;
+        if (quad && c.bm == 64 && c.bn == 128 && c.splitK == 1 && taps &&
+            (squareTileTailFilled(d, p) || (strided && overlappingWindows && squareTileSubWave(d, p)))) {
             layout = 0.6;
             if (c.tapsInner) layout *= 1.1;
         }

@@ -159,6 +159,24 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "128x64x32 warps 4x2 mma 16x8x16 stages 2 nhwc"},
         // 512->2048 at 7x7, batch 32 (208 workgroups of 128x128, H200): 2x4 subgroups 0.0293 ms
         // (16x8x16 fragments 0.0286), 4x2 0.0311; at batch 256 4x2 0.1673, 2x4 0.2002.
+        // Strided 3x3 layers whose 128x128 tiles make half a wave to nearly one while 64x128 ones
+        // fit in one (H200, ms): 3x3/128 s2 at batch 32 64x128x16 0.0613 against 0.0652 for the
+        // square taps-inner tile; 3x3/256 s2 at batch 64 0.0923 against 0.0964; 3x3/512 s2 at batch
+        // 128 0.1534 against 0.1602. A second wave of 64x128 tiles (3x3/512 s2 at batch 144):
+        // the square tile, 0.1641; below half a wave (batch 80) the square tile in 2 splits, 0.103.
+        {"3x3/128 at 56x56 stride 2, batch 32", layer(32, 128, 56, 128, 3, 2, 1),
+         "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
+        {"3x3/256 at 28x28 stride 2, batch 64", layer(64, 256, 28, 256, 3, 2, 1),
+         "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
+        {"3x3/512 at 14x14 stride 2, batch 128", layer(128, 512, 14, 512, 3, 2, 1),
+         "64x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc frag-prefetch sg32"},
+        {"3x3/512 at 14x14 stride 2, batch 144", layer(144, 512, 14, 512, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch sg32"},
+        {"3x3/512 at 14x14 stride 2, batch 80", layer(80, 512, 14, 512, 3, 2, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch split-k 2 sg32"},
+        // At stride 1 the square tile (3x3/512 at 7x7, batch 128: 0.1283 against 0.1316).
+        {"3x3/512 at 7x7, batch 128", layer(128, 512, 7, 512, 3, 1, 1),
+         "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch sg32"},
         {"1x1 512->2048 at 7x7, batch 32", layer(32, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc sg32"},
         {"1x1 512->2048 at 7x7, batch 256", layer(256, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc sg32"},
         // 1x1 2048->512 at 7x7, batch 1 (16 workgroups): in 8 splits 0.014 ms on 1x4 subgroups of
