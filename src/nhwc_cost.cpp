@@ -186,8 +186,8 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 64x128 tiles one wave (squareTileSubWave): there too the smaller tile led channel-major,
         // by 3-6% (kernel-lab on the H200, bench/RESULTS.md): 3x3/512 s2 at batch 96-128 0.1479-
         // 0.1534 ms against 0.1545-0.1602 for the square tile (taps-inner, the pick before), 3x3/256
-        // s2 at batch 48 and 64 0.0836 and 0.0923 against 0.0885 and 0.0955, 3x3/128 s2 at batch 24
-        // and 32 0.0556 and 0.0613 against 0.0579 and 0.0646. Where the 64x128 tiles take a second
+        // s2 at batch 48 and 64 0.0836 and 0.0923 against 0.0885 and 0.0964, 3x3/128 s2 at batch 24
+        // and 32 0.0556 and 0.0613 against 0.0584 and 0.0652. Where the 64x128 tiles take a second
         // wave the square tile led (batch 144, 80, 40), and at stride 1 the two came level (3x3/512
         // at batch 112, 0.1286 against 0.1283) or the square tile led (batch 128, 0.1316 against
         // 0.1283); below half a wave the split square tile leads (3x3/512 s2 at batch 80, 0.103).

@@ -157,8 +157,6 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
          "128x128x32 warps 2x4 mma 16x8x16 stages 2 nhwc frag-prefetch"},
         {"1x1 1024->2048 at 14x14 stride 2, batch 8", layer(8, 1024, 14, 2048, 1, 2, 0),
          "128x64x32 warps 4x2 mma 16x8x16 stages 2 nhwc"},
-        // 512->2048 at 7x7, batch 32 (208 workgroups of 128x128, H200): 2x4 subgroups 0.0293 ms
-        // (16x8x16 fragments 0.0286), 4x2 0.0311; at batch 256 4x2 0.1673, 2x4 0.2002.
         // Strided 3x3 layers whose 128x128 tiles make half a wave to nearly one while 64x128 ones
         // fit in one (H200, ms): 3x3/128 s2 at batch 32 64x128x16 0.0613 against 0.0652 for the
         // square taps-inner tile; 3x3/256 s2 at batch 64 0.0923 against 0.0964; 3x3/512 s2 at batch
@@ -177,6 +175,8 @@ TEST(MeasuredPicks, HeuristicTakesTheFastestTimedOnAnNvidiaLikeDevice) {
         // At stride 1 the square tile (3x3/512 at 7x7, batch 128: 0.1283 against 0.1316).
         {"3x3/512 at 7x7, batch 128", layer(128, 512, 7, 512, 3, 1, 1),
          "128x128x16 warps 2x2 mma 16x16x16 stages 2 nhwc taps-inner frag-prefetch sg32"},
+        // 512->2048 at 7x7, batch 32 (208 workgroups of 128x128, H200): 2x4 subgroups 0.0293 ms
+        // (16x8x16 fragments 0.0286), 4x2 0.0311; at batch 256 4x2 0.1673, 2x4 0.2002.
         {"1x1 512->2048 at 7x7, batch 32", layer(32, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 2x4 mma 16x16x16 stages 2 nhwc sg32"},
         {"1x1 512->2048 at 7x7, batch 256", layer(256, 512, 7, 2048, 1, 1, 0), "128x128x16 warps 4x2 mma 16x16x16 stages 2 nhwc sg32"},
         // 1x1 2048->512 at 7x7, batch 1 (16 workgroups): in 8 splits 0.014 ms on 1x4 subgroups of
