@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "config_select.hpp"  // tileGrid, tileWaves, computeUnitCount
-#include "nchw_input.hpp"     // nchwVectorLoads, preferredNchwTile: the 1x1 rules weigh the NCHW loader
+#include "nchw_input.hpp"     // nchwVectorLoads, preferredNchwTile (the 1x1 rules weigh the NCHW loader), nchwWindowsOverlap
 #include "nhwc_input.hpp"
 #include "split_k.hpp"        // deepPointwiseMidGrid, deepPointwiseNchwSplit, deepPointwiseTwoSplits
 
@@ -193,9 +193,8 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 0.1283); below half a wave the split square tile leads (3x3/512 s2 at batch 80, 0.103).
         // Not timed on patch kernels (ConvNeXt's 2x2 stride-2 downsamples), whose windows do not
         // overlap.
-        const bool overlappingWindows = p.kernelH > p.strideH && p.kernelW > p.strideW;
         if (quad && c.bm == 64 && c.bn == 128 && c.splitK == 1 && taps &&
-            (squareTileTailFilled(d, p) || (strided && overlappingWindows && squareTileSubWave(d, p)))) {
+            (squareTileTailFilled(d, p) || (strided && nchwWindowsOverlap(p) && squareTileSubWave(d, p)))) {
             layout = 0.6;
             if (c.tapsInner) layout *= 1.1;
         }
