@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -65,6 +66,8 @@ static const char* kUsage =
     "  --warmup-ms MS     run each configuration back to back this long before timing it\n"
     "                     (default 500; at least as long as the device idled since the last\n"
     "                     timing, up to 500, and the first one always 500, while the clocks climb)\n"
+    "  --shift-mib M      allocate M MiB before the tensors and hold it, so that the tensors\n"
+    "                     and workspaces lie elsewhere: does a timing depend on where they lie?\n"
     "Offline, no GPU: the heuristic's ranking for a described device, nothing runs\n"
     "  --device-file FILE  a device as `vkconv devices --json` printed it (bench/devices/)\n"
     "  --device-index I    which of the file's devices (default 0)\n"
@@ -96,6 +99,7 @@ int main(int argc, char** argv) try {
     std::vector<uint32_t> splits; // --split-k: each unsplit config's split-K variants as well
     bool stats = false;           // --stats: print the driver's statistics of each pipeline
     unsigned jobs = 1;            // --jobs: threads that plan the chosen configurations first
+    int64_t shiftMib = 0;         // --shift-mib: a buffer of this size allocated before the tensors
     TimingOptions timing;         // --warmup-ms, --iterations
     timing.warmupRuns = 2;
     bool ranked = false;          // --ranked: candidates in the heuristic's order
@@ -117,7 +121,7 @@ int main(int argc, char** argv) try {
             return n;
         };
         if (a == "--check" || a == "--iterations" || a == "--skip" || a == "--split-k" || a == "--stats" ||
-            a == "--jobs" || a == "--warmup-ms")
+            a == "--jobs" || a == "--warmup-ms" || a == "--shift-mib")
             runOnly = a;
         if (a == "--batch") batch = number(1, int64_t(1) << 31);
         else if (a == "--path") pathName = next(), pathGiven = true;
@@ -133,6 +137,7 @@ int main(int argc, char** argv) try {
         else if (a == "--skip") skips.push_back(uint32_t(number(1, 0xffff)));
         else if (a == "--split-k") splits.push_back(uint32_t(number(2, 64)));
         else if (a == "--jobs") jobs = unsigned(number(1, 256));
+        else if (a == "--shift-mib") shiftMib = number(0, 16384);
         else if (a == "--stats") stats = true;
         else if (a == "--ranked") ranked = true;
         else if (a == "--shape") shape = next();
@@ -175,6 +180,9 @@ int main(int argc, char** argv) try {
     for (auto& v : x) v = u(rng);
     for (auto& v : w) v = u(rng);
     for (auto& v : b) v = u(rng);
+    // Held until the end, so that the tensors and every workspace lie elsewhere in memory.
+    std::optional<Tensor> shift;
+    if (shiftMib > 0) shift.emplace(ctx, std::vector<int64_t>{shiftMib, 1, 512, 512});
     Tensor in(ctx, {p.batch, p.inChannels, p.height, p.width});
     in.upload(x);
     auto os = p.outputShape();
