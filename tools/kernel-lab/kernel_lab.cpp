@@ -6,7 +6,7 @@
 //
 //   kernel-lab [--batch N] [--path coopmat-f16|fp32] [--limit N] [--filter A|B,C] [--check K]
 //              [--skip MASK]... [--stats] [--shape N,C,H,W,K,R,stride,pad[,groups]] [--ranked]
-//              [--split-k S]... [--jobs J] [--warmup-ms MS]
+//              [--split-k S]... [--jobs J] [--warmup-ms MS] [--shift-mib M]
 //   kernel-lab --device-file FILE [--device-index I] [--shape ... | --suite NAME [--shapes FILE]]
 //              [--batch N] [--path P] [--limit N] [--filter A|B,C]
 // --filter keeps configurations whose name contains (A or B) and C. --ranked takes them in the
@@ -21,6 +21,9 @@
 // each made a search of 673 fast configurations take over six minutes. A short warm-up still
 // stretches to the time the device idled while the host built the configuration's pipeline
 // (bench/idle_warmup.hpp), so that a slow build does not leave the clocks low for its timing.
+// --shift-mib M holds an M MiB buffer allocated before the tensors, so that they and every
+// configuration's workspace lie elsewhere in memory: on a problem whose buffers fit in the L2, a
+// timing that moved with it would depend on where they lie, not on the kernel (bench/RESULTS.md).
 // --device-file ranks for a described device instead, with no GPU (offline_rank.hpp); --filter
 // there keeps the matching configurations, each printed with its rank among all of them.
 #include <algorithm>
