@@ -110,6 +110,8 @@ def main():
             ("a flag of a GPU run", ["--device-file", h200, "--iterations", "50"], "--iterations = given"),
             ("warm-up of a GPU run", ["--device-file", h200, "--warmup-ms", "50"], "--warmup-ms = given"),
             ("warm-up not a number", ["--device-file", h200, "--warmup-ms", "fast"], "--warmup-ms = fast"),
+            ("buffer shift of a GPU run", ["--device-file", h200, "--shift-mib", "8"], "--shift-mib = given"),
+            ("buffer shift out of range", ["--device-file", h200, "--shift-mib", "-1"], "--shift-mib = -1"),
         ]
         for label, args, needle in cases:
             res = run(lab, args)
