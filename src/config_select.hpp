@@ -18,9 +18,15 @@ namespace vkconv::detail {
 // in turn: bench/history/packed-input-kernel.md, tiles taken in turn).
 inline constexpr uint32_t kTilesPerWorkgroupChoices[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
-// All configurations of `path` that fit the device and the problem.
+// All configurations of `path` that fit the device and the problem (config_candidates.cpp).
 std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& device,
                                            const ConvProblem& problem);
+// Whether any configuration of `path` fits, without building the whole list, whose enumeration
+// is the bulk of a Conv2d's planning time on devices with many shapes.
+bool anyCandidateFits(Path path, const DeviceInfo& device, const ConvProblem& problem);
+// The path's first configuration before can_implement's filter and why it refuses it ("config:
+// reason"), to name what removed a path where none fits; "" where the path lists none.
+std::string firstCandidateRefusal(Path path, const DeviceInfo& device, const ConvProblem& problem);
 
 // The workgroups a device runs at once, as the cost models count them: 512 on the H200 and H100
 // (132 SMs each), where the small-grid rules were measured, and in proportion to
