@@ -288,7 +288,7 @@ vulkan_env >"$R/vulkan.txt"   # not in a pipeline: its exports must stay in this
 cat "$R/vulkan.txt"
 # The binaries' commit is the one vkconv-bench's build recorded (the tree may travel without .git).
 # The tree's is its .git's HEAD, "-dirty" where the files differ from it: the .git there can be a
-# copy older than the files the device tool brought (seen: HEAD of the session's first call).
+# copy older than the files the device tool brought (seen: a HEAD several commits behind the files).
 build_commit=$(sed -n 's/^#define VKCONV_GIT_COMMIT "\(.*\)"$/\1/p' "$BUILD/bench/generated/vkconv_git_commit.hpp" 2>/dev/null)
 {
   echo "commit: binaries ${build_commit:-unknown}, tree $(git describe --always --dirty --exclude='*' 2>/dev/null || echo "unknown (no .git)")"
