@@ -175,12 +175,16 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
     return out;
 }
 
+// Every configuration the path enumerates for the problem, before can_implement's filter.
+std::vector<KernelConfig> unfilteredCandidates(Path path, const DeviceInfo& d, const ConvProblem& p) {
+    return path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d, p);
+}
+
 }  // namespace
 
 std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& d, const ConvProblem& p) {
-    std::vector<KernelConfig> all = path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d, p);
     std::vector<KernelConfig> out;
-    for (const auto& c : all)
+    for (const auto& c : unfilteredCandidates(path, d, p))
         if (canImplement(c, d, p).empty()) out.push_back(c);
     if (path == Path::Fp32)  // already checked by can_implement
         for (auto& c : groupedDirectCandidates(d, p)) out.push_back(std::move(c));
@@ -189,13 +193,13 @@ std::vector<KernelConfig> candidateConfigs(Path path, const DeviceInfo& d, const
 
 bool anyCandidateFits(Path path, const DeviceInfo& d, const ConvProblem& p) {
     if (path != Path::Fp32 && !d.coopMatKhr) return false;
-    for (const auto& c : path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d, p))
+    for (const auto& c : unfilteredCandidates(path, d, p))
         if (canImplement(c, d, p).empty()) return true;
     return false;
 }
 
 std::string firstCandidateRefusal(Path path, const DeviceInfo& d, const ConvProblem& p) {
-    const auto all = path == Path::Fp32 ? fp32Candidates() : coopMatCandidates(path, d, p);
+    const auto all = unfilteredCandidates(path, d, p);
     return all.empty() ? std::string() : all.front().str() + ": " + canImplement(all.front(), d, p);
 }
 
