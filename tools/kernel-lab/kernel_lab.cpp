@@ -33,8 +33,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 
