@@ -28,11 +28,6 @@ layout(constant_id = 61) const bool NCHW_VEC4 = false;
 // The input again, as vectors, for the 16-byte loads (the same binding as input_data).
 layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4[]; };
 
-// Experiment: 1 reads the vectors through a uniform texel buffer (binding 5, fp32 in registers),
-// 2 the same with the values turned to fp16 at the fetch (held packed, two registers a vector).
-layout(constant_id = 67) const uint NCHW_TEXEL = 0;
-layout(set = 0, binding = 5) uniform samplerBuffer inputTexels;
-
 #define A_REG vec4
 const uint QUADS_M = BM / 4;  // runs of 4 rows in the tile
 const uint A_UNITS = BK * QUADS_M;
@@ -79,17 +74,7 @@ void loadA(uint t, out vec4 a[A_PER_THREAD]) {
         const bool channel = v < A_UNITS && c0 + v / QUADS_M < C_TOTAL && (DEBUG_SKIP & 1u) == 0u;
         if (NCHW_VEC4) {
             const uint at = aPixel[i * 4];
-            if (NCHW_TEXEL == 0u) {
-                a[i] = channel && at != NO_PIXEL ? input_vec4[(at + offset) / 4] : vec4(0.0);
-            } else {
-                const vec4 t = channel && at != NO_PIXEL ? texelFetch(inputTexels, int((at + offset) / 4)) : vec4(0.0);
-                if (NCHW_TEXEL == 1u) {
-                    a[i] = t;
-                } else {
-                    const f16vec4 h = f16vec4(t);
-                    a[i] = vec4(uintBitsToFloat(packFloat2x16(h.xy)), uintBitsToFloat(packFloat2x16(h.zw)), 0.0, 0.0);
-                }
-            }
+            a[i] = channel && at != NO_PIXEL ? input_vec4[(at + offset) / 4] : vec4(0.0);
         } else {
             [[unroll]] for (uint j = 0; j < 4; ++j) {
                 const uint at = aPixel[i * 4 + j];
@@ -105,10 +90,7 @@ void storeA(uint stage, vec4 a[A_PER_THREAD]) {
         const uint k = v / QUADS_M, q = v - k * QUADS_M, row = (stage * BK + k) * A_ROW_VEC4;
         if (v >= A_UNITS) continue;
         if (NCHW_VEC4) {
-            if (NCHW_TEXEL == 2u)
-                sA[row + q] = f16vec4(unpackFloat2x16(floatBitsToUint(a[i].x)), unpackFloat2x16(floatBitsToUint(a[i].y)));
-            else
-                sA[row + q] = f16vec4(a[i]);
+            sA[row + q] = f16vec4(a[i]);
         } else {
             [[unroll]] for (uint j = 0; j < 4; ++j) {
                 const uint m = q + j * QUADS_M;

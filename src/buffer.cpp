@@ -34,7 +34,7 @@ Buffer::Buffer(ContextImpl& ctx, uint64_t bytes, Kind kind)
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = bytes;
     info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                 (kind == Kind::DeviceLocal ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT : 0);
+                 (kind == Kind::DeviceLocal ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0);
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VkBuffer b;
     VKCONV_CHECK(vkCreateBuffer(ctx.device, &info, nullptr, &b));

@@ -43,7 +43,6 @@ struct Conv2dImpl {
     UniqueDescriptorPool pool;
     LiveToken poolLive;
     std::vector<VkDescriptorSet> sets, packSets, reduceSets;
-    std::vector<UniqueBufferView> inputViews;
     uint64_t boundInput = 0, boundOutput = 0;
 
     // Checks the tensors against the problem and binds them (descriptor sets per chunk).

@@ -1,7 +1,6 @@
 // Conv2dImpl's recording side: the descriptor sets of each chunk for an (input, output) pair,
 // and the command sequence of a run (the packing pass, the conv's dispatches, split-K's reduce
 // pass, and the barriers between them).
-#include <algorithm>
 #include <sstream>
 
 #include "conv2d_impl.hpp"
@@ -56,7 +55,6 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
         VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
     }
     const size_t chunks = plan.chunks.size();
-    inputViews.clear();
     std::vector<VkDescriptorSet> all(chunks * setsPerChunk, VK_NULL_HANDLE);
     std::vector<VkDescriptorSetLayout> layouts(all.size(), context->pipelines().setLayout());
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -95,23 +93,6 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
         // writes the partials (binding 3), and the reduce pass reads them (binding 0) and writes
         // the output.
         write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo, split ? partialsInfo : outputInfo});
-        if (!packed && chunk.input.offset % 256 == 0) {
-            VkBufferViewCreateInfo vi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
-            vi.buffer = input.buffer.handle();
-            vi.format = VK_FORMAT_R32G32B32A32_SFLOAT;
-            vi.offset = chunk.input.offset;
-            vi.range = std::min<VkDeviceSize>(chunk.input.range / 16, 134217728ull) * 16;
-            VkBufferView view;
-            VKCONV_CHECK(vkCreateBufferView(device, &vi, nullptr, &view));
-            inputViews.emplace_back(device, view);
-            VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = sets[i];
-            w.dstBinding = 5;
-            w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-            w.pTexelBufferView = &view;
-            vkUpdateDescriptorSets(device, 1, &w, 0, nullptr);
-        }
         if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo});
         if (split) write(reduceSets[i], {partialsInfo, weightInfo, biasInfo, outputInfo});
     }

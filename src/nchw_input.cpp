@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include "nchw_input.hpp"
 
 #include <algorithm>
@@ -300,7 +299,6 @@ std::vector<VkSpecializationMapEntry> CoopMatNchwKernelSpec::entries() {
     e.push_back({61, offsetof(CoopMatNchwKernelSpec, vectorLoads), 4});
     e.push_back({62, offsetof(CoopMatNchwKernelSpec, tapsInner), sizeof(VkBool32)});
     e.push_back({66, offsetof(CoopMatNchwKernelSpec, splitK), 4});
-    e.push_back({67, offsetof(CoopMatNchwKernelSpec, texel), 4});
     return e;
 }
 
@@ -316,7 +314,6 @@ PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.vectorLoads = nchwVectorLoads(p) ? VK_TRUE : VK_FALSE;
     spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
     spec.splitK = c.splitK;
-    if (const char* t = std::getenv("VKCONV_NCHW_TEXEL")) spec.texel = spec.vectorLoads ? uint32_t(std::atoi(t)) : 0u;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;

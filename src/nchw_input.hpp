@@ -80,7 +80,6 @@ struct CoopMatNchwKernelSpec {
     VkBool32 vectorLoads;  // id 61: NCHW_VEC4
     VkBool32 tapsInner;    // id 62: TAPS_INNER
     uint32_t splitK;       // id 66: SPLIT_K
-    uint32_t texel;        // id 67: NCHW_TEXEL (experiment)
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

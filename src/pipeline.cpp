@@ -110,13 +110,12 @@ std::string pipelineStatistics(ContextImpl& ctx, VkPipeline pipeline) {
 }
 
 PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
-    VkDescriptorSetLayoutBinding bindings[kBindings + 2];
+    VkDescriptorSetLayoutBinding bindings[kBindings + 1];
     for (uint32_t i = 0; i < kBindings; ++i)
         bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[kUniformWeights] = {kUniformWeights, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    bindings[kBindings + 1] = {kBindings + 1, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    setInfo.bindingCount = kBindings + 2;
+    setInfo.bindingCount = kBindings + 1;
     setInfo.pBindings = bindings;
     VkDescriptorSetLayout setLayout;
     VKCONV_CHECK(vkCreateDescriptorSetLayout(ctx.device, &setInfo, nullptr, &setLayout));
@@ -159,11 +158,10 @@ PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
 
 UniqueDescriptorPool PipelineCache::makeDescriptorPool(uint32_t sets) const {
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * kBindings},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets}};
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}};
     VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     info.maxSets = sets;
-    info.poolSizeCount = 3;
+    info.poolSizeCount = 2;
     info.pPoolSizes = sizes;
     VkDescriptorPool pool;
     VKCONV_CHECK(vkCreateDescriptorPool(context_.device, &info, nullptr, &pool));

@@ -72,7 +72,6 @@ private:
 };
 
 using UniqueBuffer = DeviceHandle<VkBuffer, vkDestroyBuffer>;
-using UniqueBufferView = DeviceHandle<VkBufferView, vkDestroyBufferView>;
 using UniqueMemory = DeviceHandle<VkDeviceMemory, vkFreeMemory>;
 using UniqueShaderModule = DeviceHandle<VkShaderModule, vkDestroyShaderModule>;
 using UniquePipeline = DeviceHandle<VkPipeline, vkDestroyPipeline>;
