@@ -27,7 +27,9 @@ __constant__ float cWeights[G * GROUP_WEIGHTS];
 // Where the weights come from (WSRC): 0 constant memory, as [c][kb][r][s] (the Vulkan kernel's
 // uniform buffer); 1 shared memory, the group's 144 copied in once a workgroup as [c][r][s][kb], so
 // that each (c, r, s) is one 16-byte broadcast read of the 4 output channels' weights; 2 the same
-// layout read from global memory (the L1 cache).
+// layout read from global memory (the L1 cache); 3 constant weights, and the windows from shared
+// memory: the workgroup's input tile of all 4 channels, halo included, copied in once with 16-byte
+// loads (rows 16-byte aligned: VEC_W 4 only), one barrier, then each window row 3 16-byte reads.
 // KT: output channels a thread computes, 4 (all of its group's) or 2 (the grid's y the half: half
 // the accumulators, twice the workgroups, each window read twice).
 template <int ROWS, int VEC_W, int THREADS_W, int THREADS_H, int WSRC, int KT>
@@ -50,6 +52,27 @@ __global__ void __launch_bounds__(THREADS_W * THREADS_H) grouped3x3(const float*
             for (int v = 0; v < VEC_W; ++v) acc[kb][j][v] = bias[g * KG + k0 + kb];
     const float* w = cWeights + g * GROUP_WEIGHTS;
     __shared__ float4 sW[WSRC == 1 ? CG * R * R : 1];
+    constexpr bool STAGED = WSRC == 3;
+    constexpr int ST_ROWS = TILE_H + R - 1, ST_VECS = TILE_W / 4 + 2, ST_ALL = CG * ST_ROWS * ST_VECS;
+    constexpr int THREADS = THREADS_W * THREADS_H, ST_LOADS = (ST_ALL + THREADS - 1) / THREADS;
+    static_assert(!STAGED || VEC_W == 4, "staged windows read 16-byte vectors: VEC_W 4");
+    __shared__ float4 sIn[STAGED ? ST_ALL : 1];
+    if (STAGED) {
+        const int tileOh0 = (tile / TILES_W) * TILE_H, tileOw0 = (tile % TILES_W) * TILE_W;
+        float4 v[ST_LOADS];
+#pragma unroll
+        for (int l = 0; l < ST_LOADS; ++l) {
+            const int i = threadIdx.x + l * THREADS, c = i / (ST_ROWS * ST_VECS), rem = i % (ST_ROWS * ST_VECS);
+            const int ih = tileOh0 - 1 + rem / ST_VECS, iw = tileOw0 - 4 + 4 * (rem % ST_VECS);
+            v[l] = i < ST_ALL && ih >= 0 && ih < H && iw >= 0 && iw < W
+                       ? *reinterpret_cast<const float4*>(in + (size_t(image) * C + g * CG + c) * H * W + ih * W + iw)
+                       : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+#pragma unroll
+        for (int l = 0; l < ST_LOADS; ++l)
+            if (threadIdx.x + l * THREADS < ST_ALL) sIn[threadIdx.x + l * THREADS] = v[l];
+        __syncthreads();
+    }
     if (WSRC == 1) {
         for (int i = threadIdx.x; i < CG * R * R; i += THREADS_W * THREADS_H) sW[i] = wGlobal[g * CG * R * R + i];
         __syncthreads();
@@ -61,10 +84,16 @@ __global__ void __launch_bounds__(THREADS_W * THREADS_H) grouped3x3(const float*
         for (int a = 0; a < IN_H; ++a) {
             const int ih = oh0 - 1 + a;
             float x[IN_W];
+            if (STAGED) {
+                const int at = (c * ST_ROWS + ty * ROWS + a) * ST_VECS + tx;
+                const float4 v0 = sIn[at], v1 = sIn[at + 1], v2 = sIn[at + 2];
+                x[0] = v0.w, x[1] = v1.x, x[2] = v1.y, x[3] = v1.z, x[4] = v1.w, x[5] = v2.x;
+            } else {
 #pragma unroll
-            for (int q = 0; q < IN_W; ++q) {
-                const int iw = ow0 - 1 + q;
-                x[q] = ih >= 0 && ih < H && iw >= 0 && iw < W ? plane[ih * W + iw] : 0.f;
+                for (int q = 0; q < IN_W; ++q) {
+                    const int iw = ow0 - 1 + q;
+                    x[q] = ih >= 0 && ih < H && iw >= 0 && iw < W ? plane[ih * W + iw] : 0.f;
+                }
             }
 #pragma unroll
             for (int j = 0; j < ROWS; ++j) {
@@ -72,7 +101,7 @@ __global__ void __launch_bounds__(THREADS_W * THREADS_H) grouped3x3(const float*
                 if (r < 0 || r >= R) continue;
 #pragma unroll
                 for (int s = 0; s < R; ++s) {
-                    if (WSRC == 0) {
+                    if (WSRC == 0 || WSRC == 3) {
 #pragma unroll
                         for (int v = 0; v < VEC_W; ++v)
 #pragma unroll
@@ -152,7 +181,7 @@ void run(int iterations, const float* dIn, const float* dBias, const float4* dW,
     const double floorMs = 2.0 * elems * 4 / 4.21e9;  // input and output once at the measured copy speed
     std::printf("resnext_g4 twin, %dx%d tiles, thread %dx%d k%d, threads %dx%d, weights %s: median %.4f ms (min %.4f, "
                 "%.2fx the floor) over %d runs; rel. error %.2e; %s\n",
-                TILE_H, TILE_W, ROWS, VEC_W, KT, THREADS_W, THREADS_H, WSRC == 0 ? "constant" : WSRC == 1 ? "shared" : "global",
+                TILE_H, TILE_W, ROWS, VEC_W, KT, THREADS_W, THREADS_H, WSRC == 0 ? "constant" : WSRC == 1 ? "shared" : WSRC == 2 ? "global" : "constant, windows staged",
                 ms[ms.size() / 2], ms[0], ms[ms.size() / 2] / floorMs,
                 iterations, error, cudaGetErrorString(status));
     if (!(error <= 1e-5) || status != cudaSuccess) std::exit(1);  // the fp32 path's bound; NaN fails too
@@ -193,6 +222,8 @@ int main(int argc, char** argv) {
     RUN(2, 4, 14, 4, 1, 4) RUN(2, 4, 16, 4, 1, 4) RUN(4, 4, 14, 4, 1, 4)
     RUN(2, 4, 14, 4, 2, 4) RUN(2, 4, 16, 4, 2, 4)
     RUN(2, 4, 16, 4, 0, 2) RUN(4, 4, 16, 4, 0, 2) RUN(2, 4, 16, 2, 0, 2) RUN(2, 4, 16, 4, 1, 2)
+    RUN(2, 4, 16, 4, 3, 4) RUN(2, 4, 14, 4, 3, 4) RUN(4, 4, 16, 4, 3, 4) RUN(2, 4, 16, 8, 3, 4) RUN(1, 4, 16, 8, 3, 4)
+    RUN(2, 4, 16, 2, 3, 4) RUN(4, 4, 14, 4, 3, 4)
     if (!ran) {
         std::fprintf(stderr, "resnext_g4: no twin for thread %dx%d, threads %dx%d, weights %d, k%d (see RUN)\n", rows,
                      vecW, threadsW, threadsH, wsrc, kt);
