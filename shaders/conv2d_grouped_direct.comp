@@ -82,9 +82,7 @@ const uint STEP_WORDS = GB * TILE_WORDS;        // one step's tiles
 // the next step's loads are in flight while this one's arithmetic runs, and one barrier a step
 // suffices.
 const uint STEPS = GS * C_G;
-// Experiment: every step's tiles fetched and stored up front, one barrier, a buffer a step.
-layout(constant_id = 31) const bool ALL_STEPS = false;
-const uint BUFFERS = ALL_STEPS ? STEPS : (STEPS > 1u ? 2u : 1u);
+const uint BUFFERS = STEPS > 1u ? 2u : 1u;
 // Weights of one (channel block, input channel): KB x R x S, padded to whole 16-byte vectors.
 const uint W_VECS = (KB * TAPS + 3u) / 4u;
 
@@ -161,34 +159,7 @@ void main() {
     const bool vectorLoads = (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
     const uint imagePlanes = chunk.in_offset + image * C_TOTAL * IN_HW;
 
-    if (!FROM_MEMORY && ALL_STEPS) {
-        // Each way of loading on its own, so that only its registers are live across the loads.
-        if (VECTORS_POSSIBLE && vectorLoads) {
-            vec4 held4[STEPS][LOAD_STEPS4];
-            [[unroll]] for (uint t = 0; t < STEPS; ++t) {
-                fetchStep(t, imagePlanes, firstGroup, ih0, iwA, true);
-                [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) held4[t][i] = staged4[i];
-            }
-            if (PLANE_LOADS) zeroSharedTiles();
-            [[unroll]] for (uint t = 0; t < STEPS; ++t) {
-                [[unroll]] for (uint i = 0; i < LOAD_STEPS4; ++i) staged4[i] = held4[t][i];
-                storeStep(t * STEP_WORDS, true);
-            }
-        } else {
-            float held[STEPS][LOAD_STEPS];
-            [[unroll]] for (uint t = 0; t < STEPS; ++t) {
-                fetchStep(t, imagePlanes, firstGroup, ih0, iwA, false);
-                [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) held[t][i] = staged[i];
-            }
-            if (PLANE_LOADS) zeroSharedTiles();
-            [[unroll]] for (uint t = 0; t < STEPS; ++t) {
-                [[unroll]] for (uint i = 0; i < LOAD_STEPS; ++i) staged[i] = held[t][i];
-                storeStep(t * STEP_WORDS, false);
-            }
-        }
-        if (!UNIFORM_WEIGHTS) loadWeights(firstGroup, kBlock);
-        barrier();
-    } else if (!FROM_MEMORY) {
+    if (!FROM_MEMORY) {
         fetchStep(0u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);
         if (!UNIFORM_WEIGHTS) loadWeights(firstGroup, kBlock);  // read after the first step's barrier
         if (PLANE_LOADS) zeroSharedTiles();  // whole-plane loads write only the image's words
@@ -209,7 +180,7 @@ void main() {
         // Buffer t % 2 was last read for step t - 2, before every thread passed the barrier of
         // step t - 1.
         const uint base = (t % BUFFERS) * STEP_WORDS;
-        if (!FROM_MEMORY && !ALL_STEPS) {
+        if (!FROM_MEMORY) {
             storeStep(base, vectorLoads);
             barrier();
             if (t + 1u < STEPS) fetchStep(t + 1u, imagePlanes, firstGroup, ih0, iwA, vectorLoads);

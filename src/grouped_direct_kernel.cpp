@@ -1,7 +1,6 @@
 // The grouped direct kernel's host side: shaders/conv2d_grouped_direct.comp, fp32 weights in the
 // order its workgroups read them.
 #include <algorithm>
-#include <cstdlib>
 
 #include "kernel_specs.hpp"
 #include "kernels.hpp"
@@ -22,7 +21,6 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.groupSteps = c.directGroupSteps;
     spec.fromMemory = c.directFromMemory ? VK_TRUE : VK_FALSE;
     spec.debugSkip = c.debugSkip;
-    spec.allSteps = std::getenv("VKCONV_GD_ALL_STEPS") && !c.directFromMemory ? VK_TRUE : VK_FALSE;
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
     // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded

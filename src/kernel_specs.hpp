@@ -80,12 +80,10 @@ struct GroupedDirectSpec {
     VkBool32 fromMemory;  // id 28: FROM_MEMORY
     uint32_t uniformWeightVectors;  // id 29: UNIFORM_WEIGHT_VECS (0: the weights from binding 1 only)
     uint32_t debugSkip;   // id 40: DEBUG_SKIP (KernelConfig::debugSkip)
-    VkBool32 allSteps;    // id 31: ALL_STEPS (experiment)
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;
         appendProblemEntries(e, offsetof(GroupedDirectSpec, problem));
-        e.push_back({31, offsetof(GroupedDirectSpec, allSteps), sizeof(VkBool32)});
         e.push_back({40, offsetof(GroupedDirectSpec, debugSkip), sizeof(uint32_t)});
         const uint32_t offsets[] = {offsetof(GroupedDirectSpec, threadsW), offsetof(GroupedDirectSpec, threadsH),
                                     offsetof(GroupedDirectSpec, vecW),     offsetof(GroupedDirectSpec, rows),
