@@ -19,7 +19,7 @@
 #   --run ARG...      `vkconv run ARG...`
 #   --twin NAME ARG... a CUDA twin of a vkconv kernel, bench/gpu/twins/NAME.cu (convnext_dw7: the
 #                     grouped direct kernel, ARG ROWS TILE_H; resnext_g4: the same kernel on
-#                     4-channel groups, ARG ROWS VEC_W THREADS_W THREADS_H; conv3x3_mma: the
+#                     4-channel groups, ARG ROWS VEC_W THREADS_W THREADS_H [WSRC [KT]]; conv3x3_mma: the
 #                     channels-last kernel, ARG VARIANT), built with nvcc there, timed, then once under Nsight
 #                     Compute, whose hardware counters Vulkan dispatches do not give
 #   --python          the Python module: built here, library and module together from the
