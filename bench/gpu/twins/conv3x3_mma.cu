@@ -25,6 +25,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "twin_timing.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -326,21 +328,7 @@ int run(int iterations) {
         err += (got[o] - ref) * (got[o] - ref), ref2 += ref * ref;
     }
     const double rel = std::sqrt(err / ref2);
-    // Timing: 200 launches to warm up (Nsight Compute's launch is one after them), then each
-    // launch between events; the median.
-    for (int i = 0; i < 200; ++i) launch();
-    std::vector<float> ms(iterations);
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    for (int i = 0; i < iterations; ++i) {
-        CHECK(cudaEventRecord(e0));
-        launch();
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<float> ms = timeLaunches(iterations, launch);
     const double median = ms[ms.size() / 2], flops = 2.0 * M * double(K) * KG;
     cudaFuncAttributes attr;
     CHECK(cudaFuncGetAttributes(&attr, kernel));

@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 
+#include "twin_timing.cuh"
+
 constexpr int N = 128, C = 96, H = 56, W = 56, R = 7;
 constexpr int ROW_VECS = 18;
 // TILE_H x 64 output tiles; ROWS output rows a thread (4 columns each), TILE_H / ROWS rows of 16
@@ -115,20 +117,8 @@ void run(int iterations, const float* dIn, const float* dBias, float* dOut, cons
     const size_t elems = size_t(N) * C * H * W;
     const dim3 grid(N * ((H + TILE_H - 1) / TILE_H), 1, C), block(16 * TILE_H / ROWS);
     cudaMemset(dOut, 0xff, elems * 4);  // NaN: an output the kernel misses fails the check
-    for (int i = 0; i < 200; ++i) depthwise7<ROWS, TILE_H><<<grid, block>>>(dIn, dBias, dOut);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for (int i = 0; i < iterations; ++i) {
-        cudaEventRecord(e0);
-        depthwise7<ROWS, TILE_H><<<grid, block>>>(dIn, dBias, dOut);
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float t;
-        cudaEventElapsedTime(&t, e0, e1);
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<float> ms =
+        timeLaunches(iterations, [&] { depthwise7<ROWS, TILE_H><<<grid, block>>>(dIn, dBias, dOut); });
     // Check image 0, channel c against a double reference.
     std::vector<float> y(elems);
     cudaMemcpy(y.data(), dOut, elems * 4, cudaMemcpyDeviceToHost);

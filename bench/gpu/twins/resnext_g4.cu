@@ -14,6 +14,8 @@
 // (RUN in main lists the tiles built.)
 #include <cuda_runtime.h>
 
+#include "twin_timing.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -140,20 +142,7 @@ void run(int iterations, const float* dIn, const float* dBias, const float4* dW,
     const dim3 grid(N * ((W + TILE_W - 1) / TILE_W) * ((H + TILE_H - 1) / TILE_H), KG / KT, G), block(THREADS_W * THREADS_H);
     auto kernel = grouped3x3<ROWS, VEC_W, THREADS_W, THREADS_H, WSRC, KT>;
     cudaMemset(dOut, 0xff, elems * 4);  // NaN: an output the kernel misses fails the check
-    for (int i = 0; i < 200; ++i) kernel<<<grid, block>>>(dIn, dBias, dW, dOut);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for (int i = 0; i < iterations; ++i) {
-        cudaEventRecord(e0);
-        kernel<<<grid, block>>>(dIn, dBias, dW, dOut);
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float t;
-        cudaEventElapsedTime(&t, e0, e1);
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<float> ms = timeLaunches(iterations, [&] { kernel<<<grid, block>>>(dIn, dBias, dW, dOut); });
     // Check every 13th output channel of images 0 and N-1 against a double reference.
     std::vector<float> y(elems);
     cudaMemcpy(y.data(), dOut, elems * 4, cudaMemcpyDeviceToHost);
