@@ -47,15 +47,9 @@
 
 layout(set = 0, binding = 1, std430) readonly buffer WeightWords { uvec4 weight_words[]; };
 
-layout(constant_id = 65) const bool FRAGMENT_PREFETCH = false;
-// PAIRED_SLICES (STAGES 4, with FRAGMENT_PREFETCH): four shared stages, both register sets
-// stored before one barrier a pair of slices, the held fragments crossing it.
-const uint SHARED_STAGES = STAGES;
-const bool PAIRED_SLICES = FRAGMENT_PREFETCH && STAGES == 4;
-
 const uint BN_WORDS = BN / 8;  // 16-byte words of a row of B's K slice
 const uint B_ROW_WORDS = BN_WORDS + 1;
-shared uvec4 sB[SHARED_STAGES * BK * B_ROW_WORDS];  // [stage][k][n]
+shared uvec4 sB[2 * BK * B_ROW_WORDS];  // [stage][k][n]
 shared float sBias[BN];
 
 const uint B_WORDS = BK * BN_WORDS;
@@ -79,7 +73,7 @@ layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_w
 const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice (NHWC_SLICE = BK: the host sets both)
 // Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
 const uint A_ROW_WORDS = BK_WORDS + 1;
-shared uvec4 sA[SHARED_STAGES * BM * A_ROW_WORDS];  // [stage][m][k]
+shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
 const uint A_WORDS = BM * BK_WORDS;
 const uint A_PER_THREAD = (A_WORDS + THREADS - 1) / THREADS;
 
@@ -179,6 +173,8 @@ void loadFragB(out coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUse
                 gl_CooperativeMatrixLayoutRowMajor);
 }
 
+layout(constant_id = 65) const bool FRAGMENT_PREFETCH = false;
+
 void multiplySlice(uint stage, uint warpM, uint warpN) {
     if ((DEBUG_SKIP & 2u) != 0u) return;
     [[unroll]] for (uint kk = 0; kk < BK; kk += MMA_K) {
@@ -263,10 +259,10 @@ const uint STAGE_FRAGS = FRAG_M % 2 == 0 ? 2 : 1;
 const uint STAGE_ROWS = STAGE_FRAGS * MMA_M;
 const uint STAGE_VECS = STAGE_ROWS * MMA_N / 4;  // a subgroup's region, in 16-byte words
 const uint WARPS = WARPS_M * WARPS_N;
-const uint A_REGIONS = (SHARED_STAGES * BM * A_ROW_WORDS) / STAGE_VECS;  // subgroups whose region is in sA
+const uint A_REGIONS = (2 * BM * A_ROW_WORDS) / STAGE_VECS;  // subgroups whose region is in sA
 const bool STAGED_EPILOGUE =
     OUT_HW % 4 != 0 && MMA_M % 4 == 0 &&
-    (WARPS > A_REGIONS ? (WARPS - A_REGIONS) * STAGE_VECS <= SHARED_STAGES * BK * B_ROW_WORDS : true);
+    (WARPS > A_REGIONS ? (WARPS - A_REGIONS) * STAGE_VECS <= 2 * BK * B_ROW_WORDS : true);
 
 // Word `at` of the stages' A (inA) or B array, as fp32.
 float stagedValue(bool inA, uint at) { return uintBitsToFloat(inA ? sA[at / 4][at % 4] : sB[at / 4][at % 4]); }
@@ -317,35 +313,6 @@ void main() {
 
     A_REG a0[A_PER_THREAD], a1[A_PER_THREAD];
     uvec4 b0[B_PER_THREAD], b1[B_PER_THREAD];
-    if (PAIRED_SLICES) {
-        const uint S = WORKGROUP_SLICES;
-        loadSlice(0, a0, b0);
-        if (S > 1) loadSlice(1, a1, b1);
-        storeSlice(0, a0, b0);
-        if (S > 2) loadSlice(2, a0, b0);
-        if (S > 1) storeSlice(1, a1, b1);
-        if (S > 2) storeSlice(2, a0, b0);
-        barrier();
-        [[unroll]] for (uint i = 0; i < FRAG_M; ++i)
-            [[unroll]] for (uint j = 0; j < FRAG_N; ++j)
-                coopMatLoad(acc[i * FRAG_N + j], sBias, warpN * WARP_TILE_N + j * MMA_N, 0,
-                            gl_CooperativeMatrixLayoutRowMajor);
-        loadHeldFragments(0, warpM, warpN);
-        barrier();  // every subgroup holds slice 0 before stage 0 takes slice 4
-        if (S > 3) loadSlice(3, a0, b0);
-        if (S > 4) loadSlice(4, a1, b1);
-        // Slices t and t+1 multiply from stages t % 4 and (t+1) % 4 (stored before the last
-        // barrier) while a0 and a1 hold t+3 and t+4, which go to the two stages read before it.
-        for (uint t = 0; t < S; t += 2) {
-            multiplyHeldSlice(t + 1 < S, (t + 1) & 3u, warpM, warpN);
-            if (t + 1 < S) multiplyHeldSlice(t + 2 < S, (t + 2) & 3u, warpM, warpN);
-            if (t + 3 < S) storeSlice((t + 3) & 3u, a0, b0);
-            if (t + 4 < S) storeSlice((t + 4) & 3u, a1, b1);
-            barrier();
-            if (t + 5 < S) loadSlice(t + 5, a0, b0);
-            if (t + 6 < S) loadSlice(t + 6, a1, b1);
-        }
-    } else {
     loadSlice(0, a0, b0);
     if (WORKGROUP_SLICES > 1) loadSlice(1, a1, b1);
     storeSlice(0, a0, b0);
@@ -375,7 +342,6 @@ void main() {
         multiplyStep(t + 1, 1, warpM, warpN);
         if (FRAGMENT_PREFETCH) advance(t + 3, 1, a1, b1);
         else advance(t + 2, 0, a0, b0);
-    }
     }
     // The loop ends with a barrier after the last multiply: the stages are free.
 #ifndef VKCONV_NCHW_INPUT

@@ -84,11 +84,9 @@ std::vector<KernelConfig> coopMatCandidates(Path path, const DeviceInfo& d, cons
                                 const uint32_t fragM = bm / wm / shape.m, fragN = bn / wn / shape.n;
                                 if (fragM * fragN < 2) continue;
                                 // Each channels-last tile with and without fragment prefetch.
-                                for (uint32_t variant : {0u, 1u, 2u}) {
-                                    const bool prefetch = variant > 0;
+                                for (bool prefetch : {false, true}) {
                                     if (prefetch && loader != ALoader::Nhwc) continue;
                                     c.fragmentPrefetch = prefetch;
-                                    c.stages = variant == 2 ? 4 : 2;  // 4: paired slices
                                     c.tapsInner = false;
                                     add(c);
                                     // The taps inside each channel slice, where there are taps.

@@ -40,9 +40,8 @@ uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
 
 std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p, const std::string& loader) {
     if (c.bk % 8 || c.bn % 8) return loader + " needs BK and BN multiples of 8 (16-byte words)";
-    const bool paired = c.stages == 4 && c.fragmentPrefetch && c.aLoader == ALoader::Nhwc;
-    if ((c.stages != 2 && !paired) || c.bGlobal || c.sLanes != 1 || c.tilesPerWorkgroup != 1)
-        return loader + " takes two stages (four with fragment prefetch), no bglobal, lanes or tiles";
+    if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.tilesPerWorkgroup != 1)
+        return loader + " takes two stages, no bglobal, lanes or tiles";
     // Padding C to BK multiplies the GEMM K: refuse more than 2x (3-channel first layers belong
     // to the packed loader, which folds the stride into the channels).
     if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))
@@ -68,7 +67,7 @@ std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
     // shaders/conv2d_coopmat_nhwc.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
     // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
-    const uint64_t words = uint64_t(c.stages) * (c.bm * (c.bk / 8 + 1) + c.bk * (c.bn / 8 + 1));
+    const uint64_t words = 2ull * c.bm * (c.bk / 8 + 1) + 2ull * c.bk * (c.bn / 8 + 1);
     return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + c.mmaM * c.mmaN * 4, 1u << 30));
 }
 

@@ -256,12 +256,7 @@ int main(int argc, char** argv) try {
                 Conv2d conv(ctx, p, w, b, o);
                 auto ms = warmup.time(conv, in, out, timing);
                 std::sort(ms.begin(), ms.end());
-                out.fill(NAN);
-                conv.run(in, out);
-                auto y = out.download();
-                const double e0 = relativeError(y.data(), referenceConv2d(p, x.data(), w.data(), b.data(), 0, 1));
-                std::printf("%9.4f ms (full %.4f)  err %.2e  %s\n", ms[ms.size() / 2], results[i].first, e0,
-                            c.str().c_str());
+                std::printf("%9.4f ms (full %.4f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
                 if (stats) std::printf("%s", conv.driverStatistics().c_str());
             }
     }
