@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cache_files.hpp"
+#include "json_limits.hpp"
 #include "vkconv/error.hpp"
 
 #ifndef VKCONV_BENCH_SHAPES_SOURCE
@@ -38,12 +40,12 @@ std::pair<int64_t, int64_t> readPair(const json& shape, const std::string& where
     if (v.is_number_integer()) return {v.get<int64_t>(), v.get<int64_t>()};
     if (v.is_array() && v.size() == 2 && v[0].is_number_integer() && v[1].is_number_integer())
         return {v[0].get<int64_t>(), v[1].get<int64_t>()};
-    throw invalidArgument(where + "." + field, v.dump(), "expected an integer or [h, w]");
+    throw invalidArgument(where + "." + field, detail::jsonExcerpt(v), "expected an integer or [h, w]");
 }
 
 int64_t readInt(const json& shape, const std::string& where, const char* field) {
     if (!shape.contains(field) || !shape.at(field).is_number_integer())
-        throw invalidArgument(where + "." + field, shape.contains(field) ? shape.at(field).dump() : "missing",
+        throw invalidArgument(where + "." + field, shape.contains(field) ? detail::jsonExcerpt(shape.at(field)) : "missing",
                               "expected an integer");
     return shape.at(field).get<int64_t>();
 }
@@ -52,7 +54,7 @@ BenchShape readShape(const json& s, const std::string& suite, int64_t cpuBatch) 
     BenchShape shape;
     shape.suite = suite;
     if (!s.contains("name") || !s.at("name").is_string())
-        throw invalidArgument("suites." + suite + " shape", s.dump(), "has no \"name\"");
+        throw invalidArgument("suites." + suite + " shape", detail::jsonExcerpt(s), "has no \"name\"");
     shape.name = s.at("name").get<std::string>();
     const std::string where = shape.name;
     ConvProblem& p = shape.problem;
@@ -104,20 +106,21 @@ std::string findShapesFile(const std::string& explicitPath, const std::string& a
 }
 
 ShapeCatalog loadShapes(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error(Error::Kind::Io, "cannot open shapes file " + path);
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::exception& e) {
-        throw Error(Error::Kind::Io, "shapes file " + path + " is not valid JSON: " + e.what());
+    std::string text;
+    switch (detail::readFileAtMost(path, text, detail::kShapesJsonLimits.maxBytes)) {
+        case detail::FileRead::Absent: throw Error(Error::Kind::Io, "cannot open shapes file " + path);
+        case detail::FileRead::TooLarge:
+            throw Error(Error::Kind::Io, "shapes file " + path + " is larger than the " +
+                                             std::to_string(detail::kShapesJsonLimits.maxBytes) + " bytes vkconv reads");
+        case detail::FileRead::Ok: break;
     }
+    const json doc = detail::parseJson(text, "shapes file " + path, detail::kShapesJsonLimits);
     ShapeCatalog catalog;
     catalog.path = path;
-    catalog.gpuMinIoBytes = doc.value("gpu_min_io_bytes", uint64_t(1) << 28);
-    if (!doc.contains("suites") || !doc.at("suites").is_object())
+    if (!doc.is_object() || !doc.contains("suites") || !doc.at("suites").is_object())
         throw Error(Error::Kind::Io, "shapes file " + path + " has no \"suites\" object");
     try {
+        catalog.gpuMinIoBytes = doc.value("gpu_min_io_bytes", uint64_t(1) << 28);
         for (const auto& [suite, body] : doc.at("suites").items()) {
             catalog.suites.push_back(suite);
             const int64_t cpuBatch = body.value("cpu_batch", int64_t(1));

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <string>
 
+#include "json_limits.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/tuning.hpp"
 
@@ -47,24 +48,24 @@ json configObject(const KernelConfig& c) {
 }
 
 KernelConfig configFromObject(const json& j) {
-    if (!j.is_object()) throw invalidArgument("config", j.dump(), "expected an object");
+    if (!j.is_object()) throw invalidArgument("config", jsonExcerpt(j), "expected an object");
     auto u32 = [&](const char* field) {
         if (!j.contains(field) || !j.at(field).is_number_unsigned() || j.at(field).get<uint64_t>() > 0xffffffffull)
             throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? j.at(field).dump() : "missing",
+                                  j.contains(field) ? jsonExcerpt(j.at(field)) : "missing",
                                   "expected an unsigned 32-bit integer");
         return j.at(field).get<uint32_t>();
     };
     auto text = [&](const char* field) {
         if (!j.contains(field) || !j.at(field).is_string())
             throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? j.at(field).dump() : "missing", "expected a string");
+                                  j.contains(field) ? jsonExcerpt(j.at(field)) : "missing", "expected a string");
         return j.at(field).get<std::string>();
     };
     auto flag = [&](const char* field) {
         if (!j.contains(field) || !j.at(field).is_boolean())
             throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? j.at(field).dump() : "missing", "expected true or false");
+                                  j.contains(field) ? jsonExcerpt(j.at(field)) : "missing", "expected true or false");
         return j.at(field).get<bool>();
     };
     KernelConfig c;
@@ -118,11 +119,10 @@ KernelConfig configFromObject(const json& j) {
 std::string configToJson(const KernelConfig& config) { return detail::configObject(config).dump(); }
 
 KernelConfig configFromJson(const std::string& text) {
-    try {
-        return detail::configFromObject(nlohmann::json::parse(text));
-    } catch (const nlohmann::json::exception& e) {
-        throw invalidArgument("config", text, std::string("not valid JSON: ") + e.what());
-    }
+    // Bounded (size, depth) like every JSON vkconv reads; a bad text is named by its start only.
+    const nlohmann::json j = detail::parseJson(text, "config = " + detail::jsonExcerpt(nlohmann::json(text), 80),
+                                               detail::kConfigJsonLimits, Error::Kind::InvalidArgument);
+    return detail::configFromObject(j);
 }
 
 }  // namespace vkconv

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "device_features.hpp"
+#include "tuning_cache.hpp"
 #include "vk_util.hpp"
 #include "vkconv/context.hpp"
 
@@ -96,6 +97,7 @@ struct ContextImpl {
     std::string cacheDir;               // tuning cache and pipeline cache folder ("" = none)
     bool persistPipelineCache = false;  // load/save the pipeline cache in cacheDir
     bool captureStatistics = false;     // pipelines are built with CAPTURE_STATISTICS
+    TuningCacheReader tuningCache;      // the tuning cache as this context's plans read it
     std::unique_ptr<PipelineCache> pipelineCache;  // made on first use
     std::mutex pipelineCacheMutex;
     std::atomic<uint64_t> nextTensorId{1};

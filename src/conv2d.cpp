@@ -97,7 +97,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     } else {
         PathChoice path = choosePath(options.precision, device, problem);
         const TuningLookup tuned = options.useTuningCache
-                                       ? lookupTuning(impl.context->cacheDir, device, problem, path.path)
+                                       ? impl.context->tuningCache.lookup(impl.context->cacheDir, device, problem, path.path)
                                        : TuningLookup{};
         std::string note = tuned.note;
         if (tuned.entry) {

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "json_limits.hpp"
 #include "vkconv/device_info.hpp"
 #include "vkconv/error.hpp"
 
@@ -29,7 +30,7 @@ public:
         return object_.at(key);
     }
     [[noreturn]] void fail(const char* key, const char* expected) const {
-        throw invalidArgument(where_ + key, at(key).dump(), std::string("expected ") + expected);
+        throw invalidArgument(where_ + key, detail::jsonExcerpt(at(key)), std::string("expected ") + expected);
     }
     void operator()(const char* key, bool& field) const {
         if (!at(key).is_boolean()) fail(key, "true or false");
@@ -198,12 +199,7 @@ std::string deviceInfoToJson(const DeviceInfo& d) {
 }
 
 DeviceInfo deviceInfoFromJson(const std::string& text, size_t index) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        throw Error(Error::Kind::InvalidArgument, std::string("device description: not JSON: ") + e.what());
-    }
+    json j = detail::parseJson(text, "device description", detail::kDeviceJsonLimits, Error::Kind::InvalidArgument);
     // `vkconv devices --json`'s whole output: {"profile": ..., "devices": [...]}.
     if (j.is_object() && j.contains("devices")) {
         const json& devices = j.at("devices");
@@ -215,7 +211,7 @@ DeviceInfo deviceInfoFromJson(const std::string& text, size_t index) {
     } else if (index != 0) {
         throw invalidArgument("devices[" + std::to_string(index) + "]", "missing", "the description is of one device");
     }
-    if (!j.is_object()) throw invalidArgument("device", j.dump().substr(0, 80), "expected an object");
+    if (!j.is_object()) throw invalidArgument("device", detail::jsonExcerpt(j), "expected an object");
     DeviceInfo d;
     const Reader read(j, "device.");
     visitFields(d, read);

@@ -152,8 +152,20 @@ PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
         r = vkCreatePipelineCache(ctx.device, &cacheInfo, nullptr, &cache);
     }
     check(r, "vkCreatePipelineCache");
-    loadedBytes_ = initial.size();
     cache_ = UniquePipelineCache(ctx.device, cache);
+    if (!initial.empty()) {
+        // A driver ignores data it does not recognise without an error: what it gives back says
+        // whether it kept anything. Only the Vulkan header back means the payload (which passed
+        // vkconv's header and checksum) held nothing the driver could use.
+        size_t kept = 0;
+        check(vkGetPipelineCacheData(ctx.device, cache, &kept, nullptr), "vkGetPipelineCacheData");
+        if (kept <= sizeof(VkPipelineCacheHeaderVersionOne)) {
+            loadNote_ = "cold: " + file_ + " held " + std::to_string(initial.size()) +
+                        " bytes the driver did not recognise as pipelines; ignored, replaced on save";
+            initial.clear();
+        }
+    }
+    loadedBytes_ = initial.size();
 }
 
 UniqueDescriptorPool PipelineCache::makeDescriptorPool(uint32_t sets) const {

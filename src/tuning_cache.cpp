@@ -10,15 +10,20 @@
 // Entries are checked when looked up: a malformed one is ignored (with a note) and kept in the
 // file. A file that is not a tuning cache at all is ignored, and moved aside (never deleted) by
 // the next save. A file of a newer format is ignored and never overwritten.
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cstring>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
 #include "cache_files.hpp"
+#include "json_limits.hpp"
 #include "config_json.hpp"
 #include "kernel_identity.hpp"
 #include "tuning_cache.hpp"
@@ -40,21 +45,22 @@ constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
 TuningEntry entryFromObject(const json& j) {
-    if (!j.is_object()) throw invalidArgument("entry", j.dump(), "expected an object");
+    using detail::jsonExcerpt;
+    if (!j.is_object()) throw invalidArgument("entry", jsonExcerpt(j), "expected an object");
     TuningEntry e;
     e.config = configFromObject(j.value("config", json()));
     if (!j.contains("ms") || !j.at("ms").is_number() || !(j.at("ms").get<double>() >= 0))
-        throw invalidArgument("entry.ms", j.contains("ms") ? j.at("ms").dump() : "missing",
+        throw invalidArgument("entry.ms", j.contains("ms") ? jsonExcerpt(j.at("ms")) : "missing",
                               "expected a time in milliseconds");
     e.ms = j.at("ms").get<double>();
     if (!j.contains("date") || !j.at("date").is_string())
-        throw invalidArgument("entry.date", j.contains("date") ? j.at("date").dump() : "missing",
+        throw invalidArgument("entry.date", j.contains("date") ? jsonExcerpt(j.at("date")) : "missing",
                               "expected a string");
     e.date = j.at("date").get<std::string>();
     auto optionalText = [&](const char* field) {
         if (!j.contains(field)) return std::string();
         if (!j.at(field).is_string())
-            throw invalidArgument(std::string("entry.") + field, j.at(field).dump(), "expected a string");
+            throw invalidArgument(std::string("entry.") + field, jsonExcerpt(j.at(field)), "expected a string");
         return j.at(field).get<std::string>();
     };
     e.decision = optionalText("decision");
@@ -87,17 +93,18 @@ ReadStatus checkDocument(const json& doc, std::string& problem) {
         return ReadStatus::Unreadable;
     }
     if (!doc.contains("version") || !doc.at("version").is_number_integer()) {
-        problem = "format version " + (doc.contains("version") ? doc.at("version").dump() : "missing");
+        problem = "format version " + (doc.contains("version") ? detail::jsonExcerpt(doc.at("version")) : "missing");
         return ReadStatus::Unreadable;
     }
-    const int64_t version = doc.at("version").get<int64_t>();
-    if (version > kVersion) {
-        problem = "format version " + std::to_string(version) + ", newer than this vkconv's " +
+    // An unsigned version above INT64_MAX is newer too: read as unsigned, never wrapped.
+    const json& v = doc.at("version");
+    if (v.is_number_unsigned() ? v.get<uint64_t>() > uint64_t(kVersion) : v.get<int64_t>() > kVersion) {
+        problem = "format version " + v.dump() + ", newer than this vkconv's " +
                   std::to_string(kVersion) + " (written by a newer vkconv)";
         return ReadStatus::Newer;
     }
-    if (version < kOldestReadableVersion) {
-        problem = "format version " + std::to_string(version);
+    if (v.get<int64_t>() < kOldestReadableVersion) {
+        problem = "format version " + v.dump();
         return ReadStatus::Unreadable;
     }
     if (!doc.contains("devices") || !doc.at("devices").is_object()) {
@@ -117,16 +124,24 @@ struct TuningCache::State {
     std::vector<std::string> notes;
     WarningHandler warn;
 
-    // The file's document (empty when absent or not Ok; `problem` says why when not Ok).
+    // The file's document (empty when absent or not Ok; `problem` says why when not Ok). Reads
+    // at most kTuningCacheLimits.maxBytes and nothing nested deeper than its depth.
     ReadStatus read(json& doc, std::string& problem) const {
         std::string text;
         doc = emptyDocument();
-        if (!detail::readWholeFile(dir + "/" + kFileName, text)) return ReadStatus::Absent;
+        const detail::JsonLimits& limits = detail::kTuningCacheLimits;
+        switch (detail::readFileAtMost(dir + "/" + kFileName, text, limits.maxBytes)) {
+            case detail::FileRead::Absent: return ReadStatus::Absent;
+            case detail::FileRead::TooLarge:
+                problem = "larger than the " + std::to_string(limits.maxBytes >> 20) + " MiB vkconv reads";
+                return ReadStatus::Unreadable;
+            case detail::FileRead::Ok: break;
+        }
         json parsed;
         try {
-            parsed = json::parse(text);
-        } catch (const json::exception& e) {
-            problem = std::string("not valid JSON (") + e.what() + ")";
+            parsed = detail::parseJson(text, "tuning.json", limits);
+        } catch (const Error& e) {
+            problem = e.what();
             return ReadStatus::Unreadable;
         }
         const ReadStatus status = checkDocument(parsed, problem);
@@ -243,6 +258,10 @@ std::optional<TuningEntry> TuningCache::find(const DeviceInfo& device, const Con
 }
 
 void TuningCache::put(const DeviceInfo& device, const ConvProblem& problem, const TuningEntry& entry) {
+    // What is saved is read back by every later plan: refuse what find() could never use.
+    problem.validate();
+    if (!std::isfinite(entry.ms) || entry.ms < 0)
+        throw invalidArgument("entry.ms", entry.ms, "expected a finite time in milliseconds, >= 0");
     TuningEntry e = entry;
     if (e.date.empty()) e.date = detail::utcTimestamp();
     // What the measurement was made with: this build's version and kernel code.
@@ -258,6 +277,22 @@ void TuningCache::put(const DeviceInfo& device, const ConvProblem& problem, cons
     d["entries"][pk] = entryObject(e);
 }
 
+void TuningCache::requireWritable() const {
+    const State& s = *state_;
+    if (s.dir.empty())
+        throw Error(Error::Kind::Io, "no cache folder to save the tuning cache in (set VKCONV_CACHE_DIR, "
+                                     "XDG_CACHE_HOME or HOME, or pass a folder)");
+    detail::requireWritableFolder(s.dir, "tuning cache folder " + s.dir);
+    std::string problem;
+    json doc;
+    if (s.read(doc, problem) == ReadStatus::Newer)
+        throw Error(Error::Kind::Io, "tuning cache " + file() + " has " + problem +
+                                         "; not overwritten (use that vkconv, or another --cache-dir)");
+    const std::string file = this->file();
+    if (::access(file.c_str(), F_OK) == 0 && ::access(file.c_str(), W_OK) != 0 && errno != ENOENT)
+        throw Error(Error::Kind::Io, "tuning cache " + file + " is not writable: " + std::strerror(errno));
+}
+
 void TuningCache::save() {
     State& s = *state_;
     if (s.dir.empty())
@@ -265,7 +300,7 @@ void TuningCache::save() {
                                      "XDG_CACHE_HOME or HOME, or pass a folder)");
     // Read, merge and write under one lock: another process (or thread) saving at the same time
     // waits, then merges our entries in turn. Start from what is on disk now, then apply our puts.
-    detail::FileLock lock(file() + ".lock");
+    detail::FileLock lock(file() + ".lock", s.warn);
     std::string problem;
     json doc;
     switch (s.read(doc, problem)) {
@@ -301,21 +336,39 @@ void TuningCache::save() {
 
 namespace detail {
 
-TuningLookup lookupTuning(const std::string& dir, const DeviceInfo& device, const ConvProblem& problem,
-                          Path path) {
-    // Report a corrupt file once per process and file, not at every Conv2d.
-    static std::mutex mutex;
-    static std::set<std::string> reported;
+TuningLookup TuningCacheReader::lookup(const std::string& dir, const DeviceInfo& device, const ConvProblem& problem,
+                                      Path path) {
+    std::shared_ptr<const TuningCache> cache;
     TuningLookup out;
-    std::vector<std::string> warnings;
-    TuningCache cache(dir, [&](const std::string& m) { warnings.push_back(m); });
-    for (const std::string& w : warnings) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (reported.insert(cache.file()).second) std::cerr << "vkconv: warning: " << w << std::endl;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const std::string resolved = resolveCacheDir(dir);
+        const FileIdentity now = fileIdentity(resolved.empty() ? "" : resolved + "/tuning.json");
+        // File times come from a coarse clock: a file rewritten in place, at the same size,
+        // within a few milliseconds of our read has the same identity. One modified less than
+        // two seconds before the read is therefore read again, as git treats "racily clean" files.
+        const int64_t nowNs = int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+        const bool settled = !identity_.exists || identity_.modifiedNs + 2'000'000'000 < readAtNs_;
+        if (!cache_ || resolved != dir_ || now != identity_ || !settled) {
+            // Identity taken before the read: a file replaced during it differs at the next lookup.
+            std::vector<std::string> warnings;
+            cache_ = std::make_shared<const TuningCache>(dir, [&](const std::string& m) { warnings.push_back(m); });
+            const std::string warning = warnings.empty() ? "" : warnings.front();
+            // Said once per version of the file, not at every re-read of an unsettled one.
+            if (!warning.empty() && (warning != warning_ || now != identity_ || resolved != dir_))
+                std::cerr << "vkconv: warning: " << warning << std::endl;
+            dir_ = resolved;
+            identity_ = now;
+            readAtNs_ = nowNs;
+            warning_ = warning;
+        }
+        cache = cache_;
+        out.note = warning_;
     }
-    if (!warnings.empty()) out.note = warnings.front();
     std::string whyNot;
-    out.entry = cache.find(device, problem, path, &whyNot);
+    out.entry = cache->find(device, problem, path, &whyNot);
     if (!out.entry && !whyNot.empty()) out.note = whyNot;
     return out;
 }

@@ -6,17 +6,21 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "config_select.hpp"  // src/: the heuristic's configurations
 #include "conv_check.hpp"
 #include "conv_plan.hpp"      // src/: planExecution
+#include "shapes.hpp"         // bench/: the shapes file reader
+#include "temp_dir.hpp"
 #include "test_devices.hpp"
 #include "test_problems.hpp"
 #include "tuning_fakes.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
+#include "vkconv/tuning.hpp"
 
 namespace vkconv::test {
 namespace {
@@ -199,6 +203,84 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
         }
     }
     EXPECT_GT(accepted, 0) << "the generator must also produce configurations that fit";
+}
+
+// Every JSON file vkconv reads (a configuration, a device description, the tuning cache, the
+// benchmark's shapes), as text drawn from deep nesting, oversized values, truncation and byte
+// noise around a valid document: each is taken or refused with vkconv::Error, never a crash
+// (the recursive copy and destruction of a deeply nested value overflowed the stack).
+std::string fuzzJson(Rng& rng, const std::string& valid) {
+    auto nest = [](size_t depth, const std::string& open, const std::string& close, const std::string& inner) {
+        std::string s;
+        s.reserve(depth * (open.size() + close.size()) + inner.size());
+        for (size_t i = 0; i < depth; ++i) s += open;
+        s += inner;
+        for (size_t i = 0; i < depth; ++i) s += close;
+        return s;
+    };
+    static const size_t depths[] = {1, 31, 32, 33, 100, 5000, 100000, 400000};
+    const size_t depth = depths[rng.uniformInt(0, int64_t(std::size(depths)) - 1)];
+    switch (rng.uniformInt(0, 7)) {
+        case 0: return nest(depth, "[", "]", "");
+        case 1: return nest(depth, "{\"a\":", "}", "1");
+        case 2: {  // a valid document with one value replaced by a deep one
+            const size_t colon = valid.find(':', size_t(rng.uniformInt(0, int64_t(valid.size()) - 1)));
+            if (colon == std::string::npos) return valid;
+            const size_t end = valid.find_first_of(",}", colon);
+            return valid.substr(0, colon + 1) + nest(depth, "[", "]", "0") + valid.substr(end);
+        }
+        case 3: return valid.substr(0, size_t(rng.uniformInt(0, int64_t(valid.size()))));
+        case 4: {  // byte noise
+            std::string s = valid;
+            for (int i = int(rng.uniformInt(1, 8)); i > 0; --i)
+                s[size_t(rng.uniformInt(0, int64_t(s.size()) - 1))] = char(rng.uniformInt(0, 255));
+            return s;
+        }
+        case 5: return "\"" + std::string(size_t(rng.uniformInt(1, 80)) << 20, 'x') + "\"";  // up to 80 MB
+        case 6: return valid.substr(0, valid.size() - 1) + ", \"pad\": [" + nest(depth, "1,", "", "1") + "]}";
+        default: return valid;
+    }
+}
+
+TEST(Fuzz, JsonFilesAreTakenOrRefusedNeverACrash) {
+    Rng rng(0x150A);
+    const std::string config = configToJson(KernelConfig{});
+    const std::string device = deviceInfoToJson(fakeDevice());
+    const std::string cache =
+        "{\"format\": \"vkconv tuning cache\", \"version\": 2, \"devices\": {\"d\": {\"entries\": {\"p\": "
+        "{\"config\": " + config + ", \"ms\": 1.0, \"date\": \"x\"}}}}}";
+    const std::string shapes =
+        "{\"suites\": {\"s\": {\"shapes\": [{\"name\": \"a\", \"batch\": 1, \"in_channels\": 4, \"height\": 8, "
+        "\"width\": 8, \"out_channels\": 4, \"kernel\": 3}]}}}";
+    TempDir dir;
+    int taken = 0, refused = 0;
+    for (int draw = 0; draw < 24; ++draw) {
+        SCOPED_TRACE(draw);
+        const auto attempt = [&](const char* what, const std::function<void()>& f) {
+            try {
+                f();
+                ++taken;
+            } catch (const Error&) {
+                ++refused;
+            } catch (const std::exception& e) {
+                ADD_FAILURE() << what << ": not a vkconv::Error: " << e.what();
+            }
+        };
+        attempt("configFromJson", [&] { configFromJson(fuzzJson(rng, config)); });
+        attempt("deviceInfoFromJson", [&] { deviceInfoFromJson(fuzzJson(rng, device)); });
+        attempt("TuningCache", [&] {
+            writeText(dir.file("tuning.json"), fuzzJson(rng, cache));
+            TuningCache c(dir.path(), [](const std::string&) {});
+            (void)c.find(fakeDevice(), smallProblem(), Path::Fp32);
+            (void)c.size();
+        });
+        attempt("loadShapes", [&] {
+            writeText(dir.file("shapes.json"), fuzzJson(rng, shapes));
+            (void)bench::loadShapes(dir.file("shapes.json"));
+        });
+    }
+    EXPECT_GT(taken, 0);
+    EXPECT_GT(refused, 0);
 }
 
 // On each real device: random problems, mostly small and valid (run, and compared with the

@@ -84,6 +84,11 @@ public:
     // file cannot be written, or the file on disk is of a newer format.
     void save();
 
+    // Throws vkconv::Error(Io), saying why, unless save() could write now: a cache folder is
+    // known, exists or can be made, and takes new files, and the file is not of a newer format.
+    // What a long sweep checks before it measures anything.
+    void requireWritable() const;
+
     const std::vector<std::string>& notes() const;
     size_t size() const;  // entries for all devices
 

@@ -82,6 +82,20 @@ std::string typeName(nb::handle obj) {
     return module.empty() || module == "builtins" ? name : module + "." + name;
 }
 
+// Why a NumPy array (or anything with a NumPy-style dtype) was not taken, "" if it has none.
+std::string refusedDtype(nb::handle obj, const char* name, std::string& dtype) {
+    if (!nb::hasattr(obj, "dtype")) return "";
+    nb::object d = obj.attr("dtype");
+    dtype = nb::cast<std::string>(nb::str(d));
+    const std::string kind = nb::hasattr(d, "kind") ? nb::cast<std::string>(nb::str(d.attr("kind"))) : "";
+    const std::string order = nb::hasattr(d, "byteorder") ? nb::cast<std::string>(nb::str(d.attr("byteorder"))) : "";
+    if (order == ">")
+        return std::string("big-endian; vkconv reads native (little-endian) arrays: convert with ") + name +
+               ".astype(" + name + ".dtype.newbyteorder('<'))";
+    if (kind == "O") return "an object array; expected a floating-point array (float32, float16, bfloat16 or float64)";
+    return "";  // the general message (and its hints) applies
+}
+
 }  // namespace
 
 uint64_t HostArray::elements() const {
@@ -98,9 +112,13 @@ std::string shapeString(const std::vector<int64_t>& shape) {
     return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-HostArray importArray(nb::handle obj, const char* name) {
+HostArray importArray(nb::handle obj, const char* name, bool deferConversion) {
     HostArray a;
+    a.name = name;
     if (!nb::try_cast(obj, a.source, false)) {
+        std::string dtype;
+        if (std::string why = refusedDtype(obj, name, dtype); !why.empty())
+            throw invalidArgument(std::string(name) + ".dtype", dtype, why);
         std::string why = "expected an array (a NumPy array, or a CPU array with __dlpack__ or the buffer protocol)";
         if (nb::hasattr(obj, "requires_grad") && nb::hasattr(obj, "detach"))
             why += "; a torch.Tensor that requires grad must be .detach()ed first";
@@ -139,14 +157,29 @@ HostArray importArray(nb::handle obj, const char* name) {
         a.data = static_cast<const float*>(s.data());
         return a;
     }
+    a.sourceType = int(type);
+    if (!deferConversion) a.materialize();
+    return a;
+}
 
+void HostArray::materialize() {
+    if (data) return;
+    const nb::ndarray<nb::ro>& s = source;
+    const Source type = Source(sourceType);
+    const size_t ndim = s.ndim();
+    const uint64_t n = elements();
     // Convert: walk the source in C order with its own strides (in elements).
-    a.converted.resize(n);
+    try {
+        converted.resize(n);
+    } catch (const std::bad_alloc&) {
+        throw Error(Error::Kind::Unsupported, name + ": converting the " + shapeString() + " array to float32 needs " +
+                                                  std::to_string(n * 4) + " bytes of host memory, more than is free");
+    }
     std::vector<int64_t> strides(ndim);
     for (size_t i = 0; i < ndim; ++i) strides[i] = s.stride(i);
     const size_t itemBytes = s.itemsize();
     const uint8_t* base = static_cast<const uint8_t*>(s.data());
-    float* out = a.converted.data();
+    float* out = converted.data();
     {
         nb::gil_scoped_release release;
         std::vector<int64_t> index(ndim, 0);
@@ -154,20 +187,24 @@ HostArray importArray(nb::handle obj, const char* name) {
         for (uint64_t k = 0; k < n; ++k) {
             out[k] = element(base + offset * int64_t(itemBytes), type);
             for (size_t d = ndim; d-- > 0;) {  // next index in C order
-                if (++index[d] < a.shape[d]) { offset += strides[d]; break; }
-                offset -= strides[d] * (a.shape[d] - 1);
+                if (++index[d] < shape[d]) { offset += strides[d]; break; }
+                offset -= strides[d] * (shape[d] - 1);
                 index[d] = 0;
             }
         }
     }
-    a.data = a.converted.data();
-    return a;
+    data = converted.data();
 }
 
 OutputArray::OutputArray(std::vector<int64_t> shape) : shape_(shape.begin(), shape.end()) {
     elements_ = 1;
     for (int64_t d : shape) elements_ *= uint64_t(d);
-    data_.reset(new float[elements_ ? elements_ : 1]);
+    try {
+        data_.reset(new float[elements_ ? elements_ : 1]);
+    } catch (const std::bad_alloc&) {
+        throw Error(Error::Kind::Unsupported, "the " + python::shapeString(shape) + " float32 result needs " +
+                                                  std::to_string(elements_ * 4) + " bytes of host memory, more than is free");
+    }
 }
 
 nb::ndarray<nb::numpy, float> OutputArray::release() {

@@ -19,20 +19,28 @@ namespace nb = nanobind;
 // (another floating dtype, or any other memory layout) converted into `converted`.
 struct HostArray {
     std::vector<int64_t> shape;
-    const float* data = nullptr;
+    const float* data = nullptr;    // null until materialize() where a conversion is pending
     std::vector<float> converted;   // owns `data` when the array had to be converted
     nb::ndarray<nb::ro> source;     // keeps the caller's array alive while `data` points into it
+    std::string name;               // "x", "w", ... for messages
+    int sourceType = 0;             // the element type to convert from (arrays.cpp)
 
     uint64_t elements() const;
     std::string shapeString() const;  // "(2, 3, 8, 8)"
+    // Converts into `converted` if that is pending (without the GIL; call it with the GIL held).
+    // A conversion larger than host memory is an Error naming the array and its size, not a bare
+    // MemoryError.
+    void materialize();
 };
 
 // Reads `obj` as a host array. Accepted: float32, float16, bfloat16 and float64 arrays of any
 // strides on the CPU; float16/bfloat16/float64 values are converted to float32, and arrays that
 // are not C-contiguous are copied. Refused with vkconv::Error (InvalidArgument) naming `name`:
-// objects that are not arrays, integer/bool/complex dtypes, arrays on another device. The copy, if
-// any, runs without the GIL.
-HostArray importArray(nb::handle obj, const char* name);
+// objects that are not arrays, integer/bool/complex/object dtypes, big-endian arrays, arrays on
+// another device. The copy, if any, runs without the GIL; with `deferConversion` it waits for
+// materialize(), so that a problem can be checked against the device before a large input (a
+// broadcast view of terabytes) is copied.
+HostArray importArray(nb::handle obj, const char* name, bool deferConversion = false);
 
 // A float32 buffer that becomes a NumPy array: filled without the GIL, handed to NumPy with it.
 class OutputArray {

@@ -87,9 +87,13 @@ public:
     }
 
     nb::ndarray<nb::numpy, float> call(nb::handle x) {
-        const HostArray a = importArray(x, "x");
+        HostArray a = importArray(x, "x", /*deferConversion=*/true);
         bool unbatched = false;
         const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        // Planned first: a problem the device cannot run is refused (naming the limit) before
+        // any host memory is spent on converting x or on the result.
+        planFor(toVector(p.inputShape()));
+        a.materialize();
         OutputArray out(resultShape(p, unbatched));
         {
             nb::gil_scoped_release release;
@@ -103,9 +107,11 @@ public:
         if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
         if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
         if (!(warmupMs >= 0)) throw invalidArgument("warmup_ms", warmupMs, "must be >= 0");
-        const HostArray a = importArray(x, "x");
+        HostArray a = importArray(x, "x", /*deferConversion=*/true);
         bool unbatched = false;
         const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        planFor(toVector(p.inputShape()));
+        a.materialize();
         nb::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(mutex_);
         Plan& pl = plan(p);
@@ -174,7 +180,7 @@ nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::han
                                              const std::string& precision, nb::handle context) {
     const Geometry g = parseGeometry(stride, padding, dilation, groups);
     const ConvOptions options = convOptions(precision, std::nullopt, true);
-    const HostArray xa = importArray(x, "x");
+    HostArray xa = importArray(x, "x", /*deferConversion=*/true);
     const HostArray wa = importArray(w, "w");
     std::optional<HostArray> ba;
     if (!b.is_none()) ba = importArray(b, "b");
@@ -186,11 +192,18 @@ nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::han
         throw invalidArgument("type(context)", nb::cast<std::string>(nb::str(ctxObject.type().attr("__name__"))),
                               "expected a vkconv.Context or None");
     const Context ctx = pyContext->context;
+    // Planned first: a problem the device cannot run is refused (naming the limit) before any
+    // host memory is spent on converting x or on the result.
+    std::optional<Plan> plan;
+    {
+        nb::gil_scoped_release release;
+        plan.emplace(ctx, p, wa.data, ba ? ba->data : nullptr, options);
+    }
+    xa.materialize();
     OutputArray out(resultShape(p, unbatched));
     {
         nb::gil_scoped_release release;
-        Plan plan(ctx, p, wa.data, ba ? ba->data : nullptr, options);
-        plan.run(xa.data, xa.elements(), out.data(), out.elements());
+        plan->run(xa.data, xa.elements(), out.data(), out.elements());
     }
     return out.release();
 }

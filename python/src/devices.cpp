@@ -6,6 +6,7 @@
 #include <nanobind/stl/map.h>
 
 #include <map>
+#include <mutex>
 
 #include "bindings.hpp"
 #include "py_context.hpp"
@@ -43,6 +44,17 @@ PyContext makeContext(std::optional<int> device, std::optional<std::string> prof
 nb::object defaultContext() {
     nb::module_ m = nb::module_::import_("vkconv");
     nb::object existing = nb::getattr(m, "_default_context", nb::none());
+    if (!existing.is_none()) return existing;
+    // Making a context releases the GIL, so the GIL alone cannot make "look, then make" one step:
+    // the first callers serialise on this mutex. It is taken without the GIL (a thread waiting for
+    // it while holding the GIL would block the maker from taking the GIL back).
+    static std::mutex making;
+    std::unique_lock<std::mutex> lock(making, std::defer_lock);
+    {
+        nb::gil_scoped_release release;
+        lock.lock();
+    }
+    existing = nb::getattr(m, "_default_context", nb::none());
     if (!existing.is_none()) return existing;
     nb::object made = nb::cast(makeContext(std::nullopt, std::nullopt, false, std::nullopt));
     m.attr("_default_context") = made;

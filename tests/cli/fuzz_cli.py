@@ -6,6 +6,11 @@ product past int64, or a negative or zero one) and random warm-up and iteration 
 invocation must either exit 0 with a passing check ("PASS"), or exit non-zero (below 128) with exactly one stderr line
 starting "vkconv: error:". A signal, a crash, a hang (timeout) or any other exit is a failure.
 
+Then the files the tool reads: `.npy` inputs of every dtype NumPy writes (each byte order, object
+arrays, structured and string dtypes, zero-size and huge shapes, damaged headers), a tuning cache
+and a shapes file nested past any vkconv format or larger than its limit, and byte noise in each:
+the same verdicts apply (with a tuning cache vkconv cannot read, the run goes on and warns).
+
     python3 fuzz_cli.py path/to/vkconv [--runs N] [--seed S]
 """
 import argparse
@@ -65,6 +70,81 @@ def invocation(rng):
     return out
 
 
+def npy_cases(tmp, rng):
+    """(label, args) pairs: `vkconv run` on .npy files of every dtype NumPy writes, and damaged ones."""
+    try:
+        import numpy as np
+    except ImportError:
+        in_ci = os.environ.get("CI", "") not in ("", "0", "false", "no", "off")
+        print("%s: NumPy is missing: the .npy cases cannot be written" % ("FAIL" if in_ci else "SKIPPED"))
+        if in_ci:
+            sys.exit(1)
+        return []
+    w = os.path.join(tmp, "w.npy")
+    np.save(w, np.ones((2, 2, 3, 3), np.float32))
+    dtypes = ["?", "b", "B", "i2", "u2", "i4", "u4", "i8", "u8", "f2", "f4", "f8", "g", "c8", "c16", "G",
+              "M8[s]", "m8[s]", "U4", "S4", "V4", "O", [("a", "<f4"), ("b", "<i4")]]
+    cases = []
+    for i, dt in enumerate(dtypes):
+        for order in ("<", ">"):
+            name = os.path.join(tmp, "x_%d%s.npy" % (i, "le" if order == "<" else "be"))
+            try:
+                d = np.dtype(dt)
+                d = d.newbyteorder(order) if d.byteorder not in ("|",) and d.fields is None else d
+                a = np.zeros((1, 2, 6, 6), d) if d.kind != "O" else np.array([[[[1.0] * 6] * 6] * 2], dtype=object)
+                np.save(name, a, allow_pickle=True)
+            except (TypeError, ValueError):
+                continue
+            cases.append(("npy dtype %s" % d.str, ["run", "--input", name, "--weight", w, "--precision", "fp32",
+                                                   "--iterations", "0"]))
+    base = os.path.join(tmp, "x_good.npy")
+    np.save(base, np.ones((1, 2, 6, 6), np.float32))
+    with open(base, "rb") as f:
+        good = f.read()
+    damaged = {
+        "zero-size": None,
+        "header length past the file": good[:8] + b"\xff\xff" + good[10:],
+        "version 2 header length 4 GiB": b"\x93NUMPY\x02\x00\xff\xff\xff\xff" + good[10:],
+        "shape past int64": good.replace(b"(1, 2, 6, 6)", b"(99999999999999999999, 2, 6, 6)"[:12]),
+        "header noise": bytes(b ^ (0x41 if 10 <= i < 60 and rng.random() < 0.2 else 0) for i, b in enumerate(good)),
+    }
+    for label, data in damaged.items():
+        name = os.path.join(tmp, "x_%s.npy" % label.replace(" ", "_"))
+        if data is None:
+            np.save(name, np.zeros((1, 0, 6, 6), np.float32))
+        else:
+            with open(name, "wb") as f:
+                f.write(data)
+        cases.append(("npy " + label, ["run", "--input", name, "--weight", w, "--precision", "fp32",
+                                       "--iterations", "0"]))
+    return cases
+
+
+def json_cases(tmp, rng):
+    """(label, args) pairs: a tuning cache and a shapes file nested deep, oversized, or noisy."""
+    small = ["--batch", "1", "--in-channels", "2", "--height", "6", "--width", "6", "--out-channels", "2",
+             "--kernel", "3", "--precision", "fp32", "--iterations", "0"]
+    texts = {
+        "nested 100000 deep": "[" * 100000 + "]" * 100000,
+        "nested 33 deep": "{\"format\": \"vkconv tuning cache\", \"version\": 2, \"devices\": " + "[" * 33 + "]" * 33 + "}",
+        "70 MB": "\"" + "x" * (70 << 20) + "\"",
+        "noise": "".join(chr(rng.randint(1, 255)) for _ in range(4096)),
+        "version 2^64-1": "{\"format\": \"vkconv tuning cache\", \"version\": 18446744073709551615, \"devices\": {}}",
+    }
+    cases = []
+    for label, text in texts.items():
+        folder = os.path.join(tmp, "cache_" + label.replace(" ", "_").replace("^", ""))
+        os.makedirs(folder)
+        with open(os.path.join(folder, "tuning.json"), "w") as f:
+            f.write(text)
+        cases.append(("tuning cache " + label, ["run"] + small + ["--cache-dir", folder]))
+        shapes = os.path.join(tmp, "shapes_%s.json" % label.replace(" ", "_").replace("^", ""))
+        with open(shapes, "w") as f:
+            f.write(text)
+        cases.append(("shapes file " + label, ["run", "--shapes", shapes, "--shape", "alexnet1", "--iterations", "0"]))
+    return cases
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("vkconv")
@@ -77,15 +157,17 @@ def main():
     os.environ.setdefault("VKCONV_CACHE_DIR", private.name)
     failures, passed, refused = [], 0, 0
     start = time.time()
-    for i in range(opts.runs):
-        args = invocation(rng)
-        label = "vkconv " + " ".join(args)
+    files = npy_cases(private.name, rng) + json_cases(private.name, rng)
+    draws = [("vkconv " + " ".join(a), a) for a in (invocation(rng) for _ in range(opts.runs))]
+    for i, (label, args) in enumerate(draws + files):
         try:
-            res = subprocess.run([opts.vkconv] + args, capture_output=True, text=True, timeout=120)
+            res = subprocess.run([opts.vkconv] + args, capture_output=True, text=True, errors="replace", timeout=120)
         except subprocess.TimeoutExpired:
             failures.append("%s: no answer within 120 s" % label)
             continue
         lines = [l for l in res.stderr.splitlines() if l.strip() and not l.startswith("vkconv: warning:")]
+        if "\ufffd" in res.stdout + res.stderr:
+            failures.append("%s: wrote bytes that are not UTF-8 (a file's raw bytes in a message)" % label)
         if res.returncode == 0 and "PASS" in res.stdout and not lines:
             passed += 1
             verdict = "ok (ran, PASS)"

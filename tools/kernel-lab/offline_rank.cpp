@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "config_filter.hpp"
+#include "cache_files.hpp"
 #include "config_select.hpp"
+#include "json_limits.hpp"
 #include "shapes.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
@@ -17,12 +19,16 @@ namespace vkconv::lab {
 
 DeviceInfo loadDeviceFile(const std::string& file, int index) {
     if (index < 0) throw invalidArgument("--device-index", index, "must be >= 0");
-    std::ifstream in(file);
-    if (!in) throw Error(Error::Kind::Io, "cannot open device file " + file);
-    std::stringstream text;
-    text << in.rdbuf();
+    std::string text;
+    switch (detail::readFileAtMost(file, text, detail::kDeviceJsonLimits.maxBytes)) {
+        case detail::FileRead::Absent: throw Error(Error::Kind::Io, "cannot open device file " + file);
+        case detail::FileRead::TooLarge:
+            throw Error(Error::Kind::Io, "device file " + file + " is larger than the " +
+                                             std::to_string(detail::kDeviceJsonLimits.maxBytes) + " bytes vkconv reads");
+        case detail::FileRead::Ok: break;
+    }
     try {
-        return deviceInfoFromJson(text.str(), size_t(index));
+        return deviceInfoFromJson(text, size_t(index));
     } catch (const Error& e) {
         throw Error(e.kind(), "device file " + file + ": " + e.what());
     }

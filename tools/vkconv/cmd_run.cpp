@@ -2,16 +2,19 @@
 // Problems come from flags (default alexnet1; problem_options.hpp says how the flags combine) or a
 // named shape of bench/shapes.json, with random inputs, or from NumPy files.
 #include <errno.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
 
+#include "cache_files.hpp"
 #include "cache_options.hpp"
 #include "commands.hpp"
 #include "device_options.hpp"
@@ -104,6 +107,26 @@ void checkFlagCombinations(const RunFlags& f) {
         return;
     }
     auto refuse = [](const std::string& message) { return Error(Error::Kind::InvalidArgument, message); };
+    // The output replaces its file: never one the run reads (compared as files, so that another
+    // name for it, a symbolic or hard link, is caught too).
+    if (!f.output.empty()) {
+        // Where the result goes is checked before any work, not found unwritable at the end.
+        const size_t slash = f.output.rfind('/');
+        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : f.output.substr(0, slash);
+        if (::access(folder.c_str(), W_OK) != 0)
+            throw invalidArgument("--output", f.output, "cannot write in " + folder + ": " + std::strerror(errno));
+        const detail::FileIdentity out = detail::fileIdentity(f.output);
+        const std::pair<const char*, const std::string*> inputs[] = {
+            {"--input", &f.numpy.input}, {"--weight", &f.numpy.weight}, {"--bias", &f.numpy.bias}};
+        for (const auto& [flag, path] : inputs) {
+            if (!out.exists || path->empty()) continue;
+            const detail::FileIdentity in = detail::fileIdentity(*path);
+            if (in.exists && in.device == out.device && in.inode == out.inode)
+                throw invalidArgument("--output", f.output,
+                                      std::string("is the same file as ") + flag + " " + *path +
+                                          "; vkconv never overwrites an input: name another file");
+        }
+    }
     if (f.numpy.input.empty()) throw refuse("--weight needs --input X.npy");
     if (f.numpy.weight.empty()) throw refuse("--input needs --weight W.npy");
     if (!f.shape.empty()) throw refuse("--shape cannot be combined with --input: the sizes come from the .npy files");
@@ -205,26 +228,37 @@ int runRun(const RunFlags& f) {
     output.fill(std::numeric_limits<float>::quiet_NaN());  // any output never written stays NaN
     conv.run(input, output);
     const std::vector<float> result = output.download();
-    if (!f.output.empty()) {
-        writeNpy(f.output, std::vector<int64_t>(outShape.begin(), outShape.end()), result.data());
-        std::cout << "output:      " << f.output << " shape " << shapeString({outShape.begin(), outShape.end()}) << "\n";
-    }
 
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
                                           problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll);
     const double bound = errorBound(path), elementBound = elementErrorBound(path);
-    const bool pass = check.nonFinite == 0 && std::isfinite(check.relativeError) &&
+    const bool pass = check.nonFiniteOk() && std::isfinite(check.relativeError) &&
                       check.relativeError <= bound && check.elementError <= elementBound;
     std::cout << "checked:     " << describeImages(check.images, problem.batch)
               << " against the CPU reference (double)"
               << (int64_t(check.images.size()) < problem.batch ? "; --check-all checks every image" : "")
               << "\n";
-    if (check.nonFinite)
-        std::cout << "non-finite:  " << check.nonFinite << " NaN/inf values in the output\n";
+    if (check.nonFiniteMatched)
+        std::cout << "non-finite:  " << check.nonFiniteMatched
+                  << " NaN/inf values where the reference has the same (the inputs hold NaN/inf)\n";
+    if (check.nonFiniteMismatches)
+        std::cout << "non-finite:  " << check.nonFiniteMismatches
+                  << " values where only one of output and reference is NaN/inf\n";
+    if (check.uncheckedNonFinite && check.inputsFinite)
+        std::cout << "non-finite:  " << check.uncheckedNonFinite << " NaN/inf values in images not compared\n";
     std::cout << "rel. error:  " << format("%.3e", check.relativeError) << " (bound "
               << format("%.0e", bound) << " for " << toString(path) << "), max element "
               << format("%.3e", check.elementError) << " x RMS (bound " << format("%.0e", elementBound)
               << "): " << (pass ? "PASS" : "FAIL") << "\n";
+    if (!f.output.empty()) {
+        // Only a result that passed its check is written.
+        if (pass) {
+            writeNpy(f.output, std::vector<int64_t>(outShape.begin(), outShape.end()), result.data());
+            std::cout << "output:      " << f.output << " shape " << shapeString({outShape.begin(), outShape.end()}) << "\n";
+        } else {
+            std::cout << "output:      not written (the check failed); " << f.output << " is unchanged\n";
+        }
+    }
     std::cout.flush();
 
     const int iterations = f.iterationsOption->count() ? f.iterations
@@ -244,7 +278,10 @@ int runRun(const RunFlags& f) {
     requireNoValidationMessages(f.device, context);
     if (!pass) {
         std::cerr << "vkconv: error: check failed: "
-                  << (check.nonFinite ? std::to_string(check.nonFinite) + " NaN/inf output values; " : "")
+                  << (check.nonFiniteMismatches ? std::to_string(check.nonFiniteMismatches) + " NaN/inf mismatches; " : "")
+                  << (check.inputsFinite && check.uncheckedNonFinite
+                          ? std::to_string(check.uncheckedNonFinite) + " NaN/inf values in images not compared; "
+                          : "")
                   << "relative error " << format("%.3e", check.relativeError) << " vs bound "
                   << format("%.0e", bound) << ", max element error " << format("%.3e", check.elementError)
                   << " x RMS vs bound " << format("%.0e", elementBound) << " for " << toString(path) << "\n";
@@ -274,7 +311,7 @@ void registerRunCommand(CLI::App& app, CommandAction& action) {
     cmd->add_option("--precision", f->precision,
                     "fast: the best cooperative-matrix path, else fp32; fp32: the fp32 path")
         ->type_name("fast|fp32");
-    cmd->add_option("--seed", f->seed, "seed of the random inputs (default 1)")->type_name("INT");
+    addSeedOption(*cmd, f->seed);
     f->iterationsOption = cmd->add_option("--iterations", f->iterations,
                                           "timed runs (default " + std::to_string(kGpuIterations) +
                                               ", " + std::to_string(kCpuIterations) +

@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <thread>
 
+#include "cache_files.hpp"
 #include "cache_options.hpp"
 #include "commands.hpp"
 #include "device_options.hpp"
@@ -123,9 +125,23 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 void writeJson(const SweepFlags& f, const std::vector<ProblemSweep>& results, const DeviceInfo& device,
                double seconds) {
     if (f.json.empty()) return;
-    std::ofstream out(f.json);
-    out << sweepJson(results, device, f.settings.nearby ? "nearby" : f.settings.all ? "all" : "pruned", seconds);
-    if (!out) throw Error(Error::Kind::Io, "cannot write " + f.json);
+    const std::string text =
+        sweepJson(results, device, f.settings.nearby ? "nearby" : f.settings.all ? "all" : "pruned", seconds);
+    detail::writeFileAtomically(f.json, {{text.data(), text.size()}}, /*createFolder=*/false);
+}
+
+// Where the sweep will write (--json's folder, the tuning cache), checked before anything is
+// measured: a sweep must not learn after minutes of timing that it has nowhere to save.
+void requireWritableOutputs(const SweepFlags& f, const TuningCache& cache) {
+    if (!f.json.empty()) {
+        const size_t slash = f.json.rfind('/');
+        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : f.json.substr(0, slash);
+        if (::access(folder.c_str(), W_OK) != 0)
+            throw Error(Error::Kind::Io, "--json " + f.json + ": cannot write in " + folder + ": " + std::strerror(errno));
+        if (::access(f.json.c_str(), F_OK) == 0 && ::access(f.json.c_str(), W_OK) != 0)
+            throw Error(Error::Kind::Io, "--json " + f.json + ": " + std::strerror(errno));
+    }
+    if (!f.noSave) cache.requireWritable();
 }
 
 int runSweep(SweepFlags f) {
@@ -138,6 +154,8 @@ int runSweep(SweepFlags f) {
 
     // The sweep builds hundreds of pipelines; keeping them all in the persistent pipeline cache
     // would bloat it, so it stays off here (a later `vkconv run` fills it with what it uses).
+    TuningCache cache(f.cache.dir);
+    requireWritableOutputs(f, cache);
     ContextOptions contextOptions = cacheContextOptions(f.cache);
     contextOptions.persistentPipelineCache = false;
     Context context = makeContext(f.device, contextOptions);
@@ -146,7 +164,6 @@ int runSweep(SweepFlags f) {
         throw Error(Error::Kind::Unsupported, "device '" + device.name + "' has no compute-queue timestamps; "
                                               "the sweep times with them");
     const std::vector<NamedProblem> problems = problemsToSweep(f, std::move(shapes), device);
-    TuningCache cache(f.cache.dir);
 
     const bool terminal = ::isatty(STDOUT_FILENO);
     std::cout << "device:   " << describeDevice(device) << "\n";
@@ -298,7 +315,7 @@ void registerSweepCommand(CLI::App& app, CommandAction& action) {
     cmd->add_option("--top", f->top, "rows of the table per path (default 10)")->type_name("N");
     cmd->add_option("--json", f->json, "write every measurement and decision as JSON")->type_name("FILE");
     cmd->add_flag("--no-save", f->noSave, "do not write the tuning cache");
-    cmd->add_option("--seed", f->seed, "seed of the random inputs (default 1)")->type_name("INT");
+    addSeedOption(*cmd, f->seed);
     cmd->callback([f, &action] { action = [f] { return runSweep(*f); }; });
 }
 

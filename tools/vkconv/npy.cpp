@@ -4,6 +4,7 @@
 // then the raw data.
 #include "npy.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "cache_files.hpp"
 #include "vkconv/error.hpp"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -120,6 +122,19 @@ private:
             v.kind = HeaderValue::Kind::Bool;
             v.flag = s_[pos_] == 'T';
             pos_ += v.flag ? 4 : 5;
+        } else if (pos_ < s_.size() && s_[pos_] == '[') {
+            // A structured dtype's descr: a list of fields. Kept as its text, which the dtype
+            // check then names and refuses.
+            const size_t start = pos_;
+            int depth = 0;
+            do {
+                if (s_[pos_] == '[' || s_[pos_] == '(') ++depth;
+                if (s_[pos_] == ']' || s_[pos_] == ')') --depth;
+                ++pos_;
+            } while (pos_ < s_.size() && depth > 0);
+            if (depth != 0) fail("unterminated list");
+            v.kind = HeaderValue::Kind::String;
+            v.text = s_.substr(start, pos_ - start);
         } else if (tryConsume('(')) {
             v.kind = HeaderValue::Kind::Tuple;
             while (!tryConsume(')')) {
@@ -184,6 +199,12 @@ NpyArray readNpy(const std::string& path) {
         throw ioError(path, "unsupported .npy version " + std::to_string(major) + "." +
                                 std::to_string(minor) + " (1.0, 2.0 and 3.0 are read)");
     }
+    // NumPy itself reads headers of at most 10,000 bytes by default; a length far past that is
+    // not a header vkconv could need, and is not allocated.
+    constexpr uint32_t kMaxHeaderBytes = 1u << 16;
+    if (headerLength > kMaxHeaderBytes)
+        throw ioError(path, "malformed .npy header (header length " + std::to_string(headerLength) +
+                                " bytes, more than the " + std::to_string(kMaxHeaderBytes) + " vkconv reads)");
     if (std::streamoff(prefixSize) + std::streamoff(headerLength) > fileSize)
         throw ioError(path, "truncated .npy header (header length " + std::to_string(headerLength) +
                                 " runs past the end of the " + std::to_string(fileSize) +
@@ -201,9 +222,12 @@ NpyArray readNpy(const std::string& path) {
         return it->second;
     };
     const std::string& descr = field("descr", HeaderValue::Kind::String).text;
-    if (descr != "<f4")
-        throw invalidArgument(path + ": dtype", "'" + descr + "'",
+    if (descr != "<f4") {
+        std::string shown;  // a damaged header's bytes are not printed as they are
+        for (const unsigned char c : descr.substr(0, 80)) shown += std::isprint(c) ? char(c) : '?';
+        throw invalidArgument(path + ": dtype", "'" + shown + "'",
                               "expected float32 ('<f4'); convert with .astype('<f4')");
+    }
     if (field("fortran_order", HeaderValue::Kind::Bool).flag)
         throw invalidArgument(path + ": fortran_order", "True",
                               "expected C order; convert with numpy.ascontiguousarray()");
@@ -212,7 +236,8 @@ NpyArray readNpy(const std::string& path) {
     array.shape = field("shape", HeaderValue::Kind::Tuple).tuple;
     const uint64_t dataBytes = uint64_t(fileSize) - prefixSize - headerLength;
     uint64_t elements = 1;
-    for (int64_t d : array.shape) {
+    const bool empty = std::find(array.shape.begin(), array.shape.end(), int64_t(0)) != array.shape.end();
+    for (int64_t d : empty ? std::vector<int64_t>{0} : array.shape) {
         // Any dimension that makes the product exceed the data present is an error; checking
         // before multiplying keeps the product from overflowing.
         if (d != 0 && elements > dataBytes / sizeof(float) / uint64_t(d))
@@ -245,18 +270,18 @@ void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const 
 
     uint64_t elements = 1;
     for (int64_t d : shape) elements *= uint64_t(d);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw ioError(path, std::string("cannot create: ") + std::strerror(errno));
-    const unsigned char version[2] = {1, 0};
-    const unsigned char length[2] = {static_cast<unsigned char>(dict.size() & 0xff),
-                                     static_cast<unsigned char>(dict.size() >> 8)};
-    out.write(kMagic, kMagicSize);
-    out.write(reinterpret_cast<const char*>(version), 2);
-    out.write(reinterpret_cast<const char*>(length), 2);
-    out.write(dict.data(), std::streamsize(dict.size()));
-    out.write(reinterpret_cast<const char*>(data), std::streamsize(elements * sizeof(float)));
-    out.close();
-    if (!out) throw ioError(path, std::string("write failed: ") + std::strerror(errno));
+    const unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                                      static_cast<unsigned char>(dict.size() & 0xff),
+                                      static_cast<unsigned char>(dict.size() >> 8)};
+    // A temporary file renamed over `path`: a failed write (a full disk) leaves the previous
+    // file as it was, never a truncated one.
+    try {
+        detail::writeFileAtomically(path,
+                                    {{prefix, sizeof prefix}, {dict.data(), dict.size()}, {data, elements * sizeof(float)}},
+                                    /*createFolder=*/false);
+    } catch (const Error& e) {
+        throw ioError(path, std::string("not written (") + e.what() + "); any previous file is unchanged");
+    }
 }
 
 }  // namespace vkconv::cli

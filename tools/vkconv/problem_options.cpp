@@ -171,4 +171,21 @@ void checkShapeFlagsAgree(const ProblemFlags& f, const ConvProblem& p, const std
     }
 }
 
+void addSeedOption(CLI::App& command, uint64_t& seed) {
+    command
+        .add_option_function<std::string>(
+            "--seed",
+            [&seed](const std::string& text) {
+                const bool digits = !text.empty() && text.size() <= 20 &&
+                                    text.find_first_not_of("0123456789") == std::string::npos;
+                errno = 0;
+                const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+                if (!digits || errno == ERANGE)
+                    throw invalidArgument("--seed", text, "expected a whole number from 0 to 18446744073709551615");
+                seed = v;
+            },
+            "seed of the random inputs (default 1)")
+        ->type_name("INT");
+}
+
 }  // namespace vkconv::cli

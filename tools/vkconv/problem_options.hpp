@@ -52,6 +52,10 @@ void addProblemFlags(CLI::App& command, ProblemFlags& flags, const std::string& 
 // is absent. Validated: throws vkconv::Error naming the bad or missing field and value.
 ConvProblem buildProblem(const ProblemFlags& flags, int64_t defaultBatch);
 
+// --seed: a decimal integer in 0..2^64-1, exactly (CLI11's own conversion wraps -1 and rounds
+// 1e23 into range); anything else is refused naming the value.
+void addSeedOption(CLI::App& command, uint64_t& seed);
+
 // --batch if given (parsed, >= 1), else `fallback`.
 int64_t batchOr(const ProblemFlags& flags, int64_t fallback);
 

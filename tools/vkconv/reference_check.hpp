@@ -12,11 +12,21 @@
 
 namespace vkconv::cli {
 
+// NaN and infinity are compared as the reference computes them: an output element passes where
+// the reference's value is the same NaN/inf (inputs holding NaN or inf give such outputs), and
+// fails where only one of the two is finite. The errors are over the elements where both are.
 struct CheckResult {
     std::vector<int64_t> images;  // the images compared with the reference
-    double relativeError = 0;     // over those images; +inf if any of them is NaN/inf
-    double elementError = 0;      // max |out - ref| / RMS(ref) over those images (maxElementError)
-    int64_t nonFinite = 0;        // NaN/inf values anywhere in the output (all images)
+    double relativeError = 0;     // over the finite elements of those images
+    double elementError = 0;      // max |out - ref| / RMS(ref) over them (maxElementError)
+    int64_t nonFiniteMismatches = 0;  // elements where output and reference differ in NaN/inf
+    int64_t nonFiniteMatched = 0;     // NaN/inf elements of the reference the output reproduced
+    // NaN/inf output values in images not compared (a failure only when the inputs are finite:
+    // then no output may be NaN/inf; with NaN/inf inputs they are not judged).
+    int64_t uncheckedNonFinite = 0;
+    bool inputsFinite = true;
+
+    bool nonFiniteOk() const { return nonFiniteMismatches == 0 && (!inputsFinite || uncheckedNonFinite == 0); }
 };
 
 // The images to check: all of them with `all` or for batches of at most 3, else first, middle
@@ -28,5 +38,10 @@ std::string describeImages(const std::vector<int64_t>& images, int64_t batch);
 
 CheckResult checkOutput(const ConvProblem& problem, const float* input, const float* weight,
                         const float* bias, const std::vector<float>& output, bool all);
+
+// Compares `out` with `ref` element by element as CheckResult describes, adding to `result`'s
+// counts and returning the finite pairs (out, ref) for the error measures.
+void compareNonFinite(const float* out, const std::vector<double>& ref, CheckResult& result,
+                      std::vector<float>& finiteOut, std::vector<double>& finiteRef);
 
 }  // namespace vkconv::cli
