@@ -74,7 +74,9 @@ static const char* kUsage =
     "Offline, no GPU: the heuristic's ranking for a described device, nothing runs\n"
     "  --device-file FILE  a device as `vkconv devices --json` printed it (bench/devices/)\n"
     "  --device-index I    which of the file's devices (default 0)\n"
-    "  --suite NAME        each shape of a bench/shapes.json suite: its pick (--limit N: top N)\n"
+    "  --suite NAME        each shape of a bench/shapes.json suite: its pick (--limit N: top N);\n"
+    "                      all: every suite's shapes\n"
+    "  --profile NAME      see the described device through a shipped profile (rtx4090, ...)\n"
     "  --shapes FILE       the shapes file (default: the source tree's bench/shapes.json)\n"
     "  --batch, --shape, --limit (default 10 for one problem), --path (default: what fast\n"
     "  precision resolves to) as above; --filter keeps the matching configurations, each with its\n"
@@ -131,6 +133,7 @@ int main(int argc, char** argv) try {
         else if (a == "--limit") limit = size_t(number(1, 1000000)), limitGiven = true;
         else if (a == "--device-file") offline.deviceFile = next();
         else if (a == "--device-index") offline.deviceIndex = int(number(0, 1023));
+        else if (a == "--profile") offline.profile = next();
         else if (a == "--suite") offline.suite = next();
         else if (a == "--shapes") offline.shapesFile = next();
         else if (a == "--filter") filter = next();
@@ -155,6 +158,7 @@ int main(int argc, char** argv) try {
         if (!offline.suite.empty()) throw invalidArgument("--suite", offline.suite, "needs --device-file");
         if (!offline.shapesFile.empty()) throw invalidArgument("--shapes", offline.shapesFile, "needs --device-file");
         if (offline.deviceIndex) throw invalidArgument("--device-index", offline.deviceIndex, "needs --device-file");
+        if (!offline.profile.empty()) throw invalidArgument("--profile", offline.profile, "needs --device-file");
     }
     if (!offline.deviceFile.empty()) {
         if (!runOnly.empty()) throw invalidArgument(runOnly, "given", "times configurations; with --device-file nothing runs");

@@ -11,6 +11,7 @@
 #include "config_select.hpp"
 #include "json_limits.hpp"
 #include "shapes.hpp"
+#include "vkconv/device_profile.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
 #include "vkconv/tuning.hpp"
@@ -80,23 +81,25 @@ bool printRanking(const NamedProblem& np, const DeviceInfo& device, const std::s
 }  // namespace
 
 int rankOffline(const OfflineRequest& r) {
-    const DeviceInfo device = loadDeviceFile(r.deviceFile, r.deviceIndex);
+    DeviceInfo device = loadDeviceFile(r.deviceFile, r.deviceIndex);
+    if (!r.profile.empty()) device = applyProfile(device, DeviceProfile::byName(r.profile));
     std::vector<NamedProblem> problems;
     if (r.suite.empty()) {
         problems.push_back({"", r.problem});
     } else {
         const auto catalog = bench::loadShapes(bench::findShapesFile(r.shapesFile, r.argv0));
-        for (const auto& s : bench::suiteShapes(catalog, r.suite)) {
+        for (const auto& s : r.suite == "all" ? catalog.shapes : bench::suiteShapes(catalog, r.suite)) {
             ConvProblem p = s.problem;
             if (r.batch >= 0) p.batch = r.batch;
             p.validate();
-            problems.push_back({s.name, p});
+            problems.push_back({r.suite == "all" ? s.suite + "/" + s.name : s.name, p});
         }
     }
     const bool suite = !r.suite.empty();
     const size_t top = r.top ? r.top : suite ? 1 : 10;
-    std::printf("device: %s (%s), described by %s; the heuristic's ranking (no tuning cache), nothing runs\n",
-                device.name.c_str(), device.driverInfo.c_str(), r.deviceFile.c_str());
+    std::printf("device: %s (%s), described by %s%s; the heuristic's ranking (no tuning cache), nothing runs\n",
+                device.name.c_str(), device.driverInfo.c_str(), r.deviceFile.c_str(),
+                r.profile.empty() ? "" : (", profile " + r.profile).c_str());
     bool all = true;
     for (const auto& np : problems) all = printRanking(np, device, r.path, top, suite && top == 1, r.filter) && all;
     return all ? 0 : 1;

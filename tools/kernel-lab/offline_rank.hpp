@@ -19,13 +19,14 @@ namespace vkconv::lab {
 struct OfflineRequest {
     std::string deviceFile;  // a `vkconv devices --json` output, or one device object of it
     int deviceIndex = 0;     // which of the file's devices
+    std::string profile;     // a shipped profile applied to the described device ("": none)
     std::string path;        // "" = the path Precision::Fast resolves to, as Conv2d's default
     size_t top = 0;          // configurations printed a problem (0: 10 for one problem, 1 for a suite)
     std::string filter;      // --filter: only the configurations it keeps, each with its rank among all
     // The problems: one (`problem`, validated) or a suite of bench/shapes.json, each of its shapes
     // at `batch` images if >= 0.
     ConvProblem problem;
-    std::string suite, shapesFile, argv0;
+    std::string suite, shapesFile, argv0;  // suite "all": every suite of the file
     int64_t batch = -1;
 };
 
