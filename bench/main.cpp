@@ -9,7 +9,7 @@
 #include "problem_options.hpp"
 #include "report.hpp"
 #include "shapes.hpp"
-#include "utc_time.hpp"
+#include "runtime/utc_time.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cache_files.hpp"
-#include "json_limits.hpp"
+#include "runtime/cache_files.hpp"
+#include "runtime/json_limits.hpp"
 #include "vkconv/error.hpp"
 
 #ifndef VKCONV_BENCH_SHAPES_SOURCE

@@ -47,10 +47,10 @@ function(vkconv_compile_shader out_var name source)
   foreach(d ${ARGN})
     list(APPEND defines "-D${d}")
   endforeach()
-  file(GLOB includes "${PROJECT_SOURCE_DIR}/shaders/*.glsl")
+  file(GLOB_RECURSE includes "${PROJECT_SOURCE_DIR}/src/kernels/*.glsl")
   add_custom_command(OUTPUT "${spv}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/shaders"
-    COMMAND ${VKCONV_GLSLANG} -V --target-env vulkan1.3 ${defines} -I${PROJECT_SOURCE_DIR}/shaders
+    COMMAND ${VKCONV_GLSLANG} -V --target-env vulkan1.3 ${defines} -I${PROJECT_SOURCE_DIR}/src/kernels/common
             "${source}" -o "${spv}"
     DEPENDS "${source}" ${includes}
     COMMENT "GLSL -> SPIR-V: ${name}"

@@ -1,5 +1,5 @@
 // The channels-last kernel's packed input is laid out in slices of BK channels
-// (shaders/nhwc_input.glsl): the packing pass and the kernel must agree on that layout for every
+// (nhwc_input.glsl): the packing pass and the kernel must agree on that layout for every
 // BK the candidates take, in both K orders, with padding channels in the last slice. The
 // correctness suite forces the heuristic's channels-last configuration, which has one BK a
 // problem; these cases run each BK on problems whose channels fill no slice evenly: a strided,
@@ -60,7 +60,7 @@ std::vector<SliceCase> sliceCases() {
             if (!tapsInner || bk < 64)
                 out.push_back({"3x3_bk" + std::to_string(bk) + (tapsInner ? "_taps_inner" : ""), spatial, bk, tapsInner});
     // A strided 3x3 with outputs 12 wide (the one above: 7): each packed row's 21 columns in two
-    // phases, read 8 rows to a word (conv2d_coopmat_nhwc.comp, A_WORD_MAJOR).
+    // phases, read 8 rows to a word (conv2d_channels_last.comp, A_WORD_MAJOR).
     const ConvProblem wide = problem(40, 18, 24, 3, 2, 1, 1);
     out.push_back({"3x3_s2_wide_bk16_taps_inner", wide, 16, true});
     // Planes of 3 x 6 pixels, not whole 16-byte words: packed whole, 64 channels a workgroup,

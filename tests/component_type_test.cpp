@@ -2,7 +2,7 @@
 // portability summary print shapes through CoopMatShape::str().
 #include <gtest/gtest.h>
 
-#include "component_type.hpp"
+#include "runtime/component_type.hpp"
 
 namespace vkconv::test {
 namespace {

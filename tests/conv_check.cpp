@@ -5,10 +5,10 @@
 #include <optional>
 #include <sstream>
 
-#include "config_select.hpp"  // src/: the bf16 and packed variants' configurations
-#include "grouped_direct.hpp"  // src/: which problems the grouped direct kernel serves
-#include "packed_input.hpp"   // src/: which problems the packed loader serves
-#include "tensor_impl.hpp"    // src/: the output's buffer, to add a guard region after it
+#include "select/config_select.hpp"  // src/: the bf16 and packed variants' configurations
+#include "kernels/grouped_direct/grouped_direct.hpp"  // src/: which problems the grouped direct kernel serves
+#include "kernels/coopmat_packed/packed_input.hpp"   // src/: which problems the packed loader serves
+#include "runtime/tensor_impl.hpp"    // src/: the output's buffer, to add a guard region after it
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"

@@ -8,7 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "conv_plan.hpp"
+#include "problem/conv_plan.hpp"
 #include "vkconv/error.hpp"
 
 namespace vkconv::detail {

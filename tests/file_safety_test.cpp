@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "json_limits.hpp"  // src/: the bounded JSON reader every file goes through
+#include "runtime/json_limits.hpp"  // src/: the bounded JSON reader every file goes through
 #include "temp_dir.hpp"
 #include "test_devices.hpp"
 #include "tuning_fakes.hpp"

@@ -9,9 +9,9 @@
 #include <functional>
 #include <limits>
 
-#include "config_select.hpp"  // src/: the heuristic's configurations
+#include "select/config_select.hpp"  // src/: the heuristic's configurations
 #include "conv_check.hpp"
-#include "conv_plan.hpp"      // src/: planExecution
+#include "problem/conv_plan.hpp"      // src/: planExecution
 #include "shapes.hpp"         // bench/: the shapes file reader
 #include "temp_dir.hpp"
 #include "test_devices.hpp"

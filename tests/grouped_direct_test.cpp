@@ -12,8 +12,8 @@
 #include <cmath>
 #include <optional>
 
-#include "config_select.hpp"   // src/: the heuristic and the candidates
-#include "grouped_direct.hpp"  // src/: groupedDirectServes
+#include "select/config_select.hpp"   // src/: the heuristic and the candidates
+#include "kernels/grouped_direct/grouped_direct.hpp"  // src/: groupedDirectServes
 #include "test_devices.hpp"
 #include "test_problems.hpp"
 #include "tuning_fakes.hpp"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "config_select.hpp"  // src/: selectConfig
+#include "select/config_select.hpp"  // src/: selectConfig
 #include "tuning_fakes.hpp"
 
 namespace vkconv {

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "config_select.hpp"  // src/
-#include "nchw_input.hpp"     // src/
+#include "select/config_select.hpp"  // src/
+#include "kernels/channels_last/nchw_input.hpp"     // src/
 #include "tuning_fakes.hpp"
 #include "vkconv/kernel_config.hpp"
 

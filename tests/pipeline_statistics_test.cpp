@@ -2,7 +2,7 @@
 // "Local Memory Size" is 2^36 plus a thread's local memory, which the raw number hides.
 #include <gtest/gtest.h>
 
-#include "pipeline.hpp"
+#include "runtime/pipeline.hpp"
 
 namespace vkconv::test {
 namespace {

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "conv_check.hpp"  // the guard region after the output, bestCandidate
-#include "config_select.hpp"  // src/: the candidate configurations and the heuristic's ranking
+#include "select/config_select.hpp"  // src/: the candidate configurations and the heuristic's ranking
 #include "test_devices.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "config_select.hpp"  // src/: the candidates every profile must bound
+#include "select/config_select.hpp"  // src/: the candidates every profile must bound
 #include "portability_cases.hpp"
 #include "test_devices.hpp"
 #include "vkconv/error.hpp"

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "config_select.hpp"  // src/
-#include "split_k.hpp"        // src/
+#include "select/config_select.hpp"  // src/
+#include "kernels/channels_last/split_k.hpp"        // src/
 #include "tuning_fakes.hpp"
 #include "vkconv/kernel_config.hpp"
 #include "vkconv/tuning.hpp"

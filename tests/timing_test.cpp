@@ -13,8 +13,8 @@
 #include <random>
 #include <thread>
 
-#include "context_impl.hpp"
-#include "pipeline.hpp"
+#include "runtime/context_impl.hpp"
+#include "runtime/pipeline.hpp"
 #include "test_devices.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/reference.hpp"

@@ -9,12 +9,12 @@
 #include <thread>
 #include <vector>
 
-#include "config_select.hpp"    // src/: candidate configurations of each loader
-#include "kernel_identity.hpp"  // src/: the SPIR-V hash an entry records
-#include "kernels.hpp"          // src/: the shaders each kernel's prepare function names
-#include "nchw_input.hpp"
-#include "nhwc_input.hpp"
-#include "packed_input.hpp"
+#include "select/config_select.hpp"    // src/: candidate configurations of each loader
+#include "select/kernel_identity.hpp"  // src/: the SPIR-V hash an entry records
+#include "kernels/common/prepared_kernel.hpp"          // src/: the shaders each kernel's prepare function names
+#include "kernels/channels_last/nchw_input.hpp"
+#include "kernels/channels_last/nhwc_input.hpp"
+#include "kernels/coopmat_packed/packed_input.hpp"
 #include "temp_dir.hpp"
 #include "test_devices.hpp"
 #include "tuning_device_setup.hpp"

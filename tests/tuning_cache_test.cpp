@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "pipeline_cache_file.hpp"
+#include "runtime/pipeline_cache_file.hpp"
 #include "temp_dir.hpp"
 #include "test_devices.hpp"
 #include "tuning_device_setup.hpp"

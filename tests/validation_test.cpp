@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "context_impl.hpp"  // src/: the VkDevice, for the positive control below
+#include "runtime/context_impl.hpp"  // src/: the VkDevice, for the positive control below
 #include "conv_check.hpp"
 #include "test_devices.hpp"
 #include "test_problems.hpp"

@@ -1,4 +1,6 @@
-// vkconv: conv2d on any Vulkan 1.3 GPU. One include for the whole public API.
+// vkconv: conv2d on any Vulkan 1.3 GPU. One include for the user's API: devices, tensors, Conv2d.
+// Tuning (the tuning cache, ranking, the sweep's rules) is for tools that measure configurations:
+// include "vkconv/tuning.hpp" for it.
 #pragma once
 
 #include "vkconv/context.hpp"
@@ -12,5 +14,4 @@
 #include "vkconv/pipeline_cache.hpp"
 #include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
-#include "vkconv/tuning.hpp"
 #include "vkconv/version.hpp"

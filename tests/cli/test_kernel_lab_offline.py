@@ -101,7 +101,7 @@ def main():
         cases = [
             ("no such file", ["--device-file", os.path.join(tmp, "none.json")], "cannot open device file"),
             ("a field of the wrong type", ["--device-file", bad_field], 'device.compute_units = "many"'),
-            ("not JSON", ["--device-file", not_json], "not JSON"),
+            ("not JSON", ["--device-file", not_json], "not valid JSON"),
             ("device index past the file", ["--device-file", h200, "--device-index", "3"], "devices[3] = missing"),
             ("unknown suite", ["--device-file", h200, "--suite", "nosuch", "--shapes", SHAPES], "suite = nosuch"),
             ("shape and suite", ["--device-file", h200, "--suite", "layers", "--shape", "1,8,8,8,8,3,1,1"], "--shape"),

@@ -38,7 +38,7 @@
 #include <set>
 #include <string>
 
-#include "config_select.hpp"
+#include "select/config_select.hpp"
 #include "config_filter.hpp"
 #include "idle_warmup.hpp"     // bench/
 #include "parallel_build.hpp"  // bench/

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "config_filter.hpp"
-#include "cache_files.hpp"
-#include "config_select.hpp"
-#include "json_limits.hpp"
+#include "runtime/cache_files.hpp"
+#include "select/config_select.hpp"
+#include "runtime/json_limits.hpp"
 #include "shapes.hpp"
 #include "vkconv/device_profile.hpp"
 #include "vkconv/error.hpp"

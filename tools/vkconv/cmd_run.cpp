@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-#include "cache_files.hpp"
+#include "runtime/cache_files.hpp"
 #include "cache_options.hpp"
 #include "commands.hpp"
 #include "device_options.hpp"

@@ -13,7 +13,7 @@
 #include <map>
 #include <sstream>
 
-#include "cache_files.hpp"
+#include "runtime/cache_files.hpp"
 #include "vkconv/error.hpp"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

@@ -1,0 +1,271 @@
+// Conv2d: plans a convolution (path, configuration, chunks), packs the weights once, and runs
+// and times it; conv2d_record.cpp binds its tensors and records its dispatches.
+#include "vkconv/conv2d.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "runtime/buffer.hpp"
+#include "select/config_select.hpp"
+#include "conv/conv2d_impl.hpp"
+#include "problem/conv_plan.hpp"
+#include "kernels/kernel_family.hpp"
+#include "runtime/pipeline.hpp"
+#include "runtime/tensor_impl.hpp"
+#include "runtime/timestamps.hpp"
+#include "select/tuning_cache.hpp"
+
+namespace vkconv {
+namespace detail {
+
+ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, const KernelConfig& c) {
+    const TileShape t = familyOf(c).tileShape(c, problem);
+    ExecutionPlan plan = planExecution(problem, device, t.tileM, t.tileN, t.tilesPerImage, t.workspacePerImage,
+                                       t.workspaceTail, c.tilesPerWorkgroup, t.groupsPerWorkgroup);
+    if (t.splits > 1) {
+        // Split-K: the splits along Z (those kernels have one group, so one workgroup there
+        // before); canImplement held the splits within the grid's Z and the partials of every
+        // image within one buffer range.
+        for (Dispatch& d : plan.dispatches) {
+            if (uint64_t(d.groupsZ) * t.splits > device.maxWorkGroupCount[2])
+                throw Error(Error::Kind::Unsupported, c.str() + ": " + std::to_string(d.groupsZ) + " x " +
+                                                          std::to_string(t.splits) +
+                                                          " split workgroups exceed maxComputeWorkGroupCount[2]");
+            d.groupsZ *= t.splits;
+        }
+        plan.partialsBytes = t.partialsPerImage * plan.imagesPerChunk;
+    }
+    return plan;
+}
+
+}  // namespace detail
+
+Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
+               const std::vector<float>& bias, const ConvOptions& options)
+    : Conv2d(context, problem, [&] {
+          problem.validate();
+          if (int64_t(weight.size()) != problem.weightElements())
+              throw invalidArgument("weight size", weight.size(),
+                                    "expected " + std::to_string(problem.weightElements()) +
+                                        " floats (KCRS)");
+          if (problem.bias && int64_t(bias.size()) != problem.outChannels)
+              throw invalidArgument("bias size", bias.size(),
+                                    "expected " + std::to_string(problem.outChannels) + " floats");
+          if (!problem.bias && !bias.empty())
+              throw invalidArgument("bias size", bias.size(), "problem has bias off; pass none");
+          return weight.data();
+      }(), problem.bias ? bias.data() : nullptr, options) {}
+
+Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight,
+               const float* bias, const ConvOptions& options)
+    : impl_(std::make_unique<detail::Conv2dImpl>()) {
+    using namespace detail;
+    problem.validate();
+    if (!weight) throw invalidArgument("weight", "null", "weights are required");
+    if (problem.bias && !bias) throw invalidArgument("bias", "null", "problem has bias on");
+    auto& impl = *impl_;
+    impl.context = context.impl();
+    impl.problem = problem;
+    const DeviceInfo& device = impl.context->info;
+
+    if (options.config) {
+        impl.config = *options.config;
+        if (std::string why = canImplement(impl.config, device, problem); !why.empty())
+            throw invalidArgument("config", impl.config.str(), why);
+        impl.why = "configuration given by the caller";
+    } else {
+        PathChoice path = choosePath(options.precision, device, problem);
+        const TuningLookup tuned = options.useTuningCache
+                                       ? impl.context->tuningCache.lookup(impl.context->cacheDir, device, problem, path.path)
+                                       : TuningLookup{};
+        std::string note = tuned.note;
+        if (tuned.entry) {
+            // A cached configuration passed canImplement; one the planner still refuses (a limit
+            // canImplement does not see) gives way to the heuristic, as any unusable entry does.
+            try {
+                impl.plan = planFor(problem, device, tuned.entry->config);
+                impl.config = tuned.entry->config;
+                impl.why = path.why + "; configuration from the tuning cache (" + describeTuningEntry(*tuned.entry) + ")";
+            } catch (const Error& e) {
+                note = "tuning cache entry " + tuned.entry->config.str() + " cannot be planned here (" + e.what() + "); ignored";
+            }
+        }
+        if (impl.why.empty()) {
+            impl.config = selectConfig(path.path, device, problem).config;
+            impl.why = path.why + "; configuration by heuristic" +
+                       (options.useTuningCache ? "" : " (tuning cache off)") +
+                       (note.empty() ? "" : " (" + note + ")");
+        }
+    }
+
+    const KernelConfig& c = impl.config;
+    // The packed weights (at least every weight, in the operand type) are bound as one range:
+    // refuse before packing them, which would otherwise allocate that much host memory first.
+    const uint64_t weightBytes = uint64_t(problem.weightElements()) * (c.path == Path::Fp32 ? 4 : 2);
+    if (weightBytes > std::min<uint64_t>(device.maxStorageBufferRange, 1ull << 31))
+        throw Error(Error::Kind::Unsupported,
+                    "the weights (" + std::to_string(problem.weightElements()) + " elements, at least " +
+                        std::to_string(weightBytes) + " bytes packed) exceed the device's maxStorageBufferRange (" +
+                        std::to_string(device.maxStorageBufferRange) + ")");
+    impl.plan = planFor(problem, device, c);
+    const KernelFamily& family = familyOf(c);
+    if (std::string note = family.note(problem); !note.empty()) impl.why += "; " + note;
+    PreparedKernel kernel = family.prepare(c, device, problem, weight);
+    if (kernel.packInput) {
+        impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
+        // The tail past the last image is read only by outputs that are thrown away; zero it once
+        // so that those reads are finite and defined.
+        impl.packedInput = Buffer(*impl.context, (impl.plan.workspaceBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
+        fillBuffer(*impl.context, impl.packedInput, 0);
+        for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
+            const uint64_t images = impl.plan.chunkImages(i, problem.batch);
+            const uint64_t groups = kernel.packWorkgroups(images);
+            const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
+            const uint64_t y = (groups + x - 1) / x;
+            if (y > device.maxWorkGroupCount[1])
+                throw Error(Error::Kind::Unsupported, "packing the input needs " + std::to_string(groups) +
+                                                          " workgroups, more than the device's grid holds");
+            impl.packGrid.push_back({uint32_t(x), uint32_t(y)});
+        }
+    }
+    if (kernel.reduce) {
+        impl.reducePipeline = impl.context->pipelines().get(*kernel.reduce);
+        // Every value of it is written by a split before the reduce pass reads it.
+        impl.partials = Buffer(*impl.context, (impl.plan.partialsBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
+        const uint64_t imageValues = uint64_t(problem.outChannels) * problem.outHeight() * problem.outWidth();
+        for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
+            const uint64_t images = impl.plan.chunkImages(i, problem.batch);
+            impl.reduceGroups.push_back(kernel.reduceWorkgroups(images * imageValues));
+        }
+    }
+    // Ask for the configuration's subgroup size only where the device lets us choose; elsewhere
+    // can_implement has already checked that the device's only size is the configured one.
+    kernel.pipeline.requiredSubgroupSize =
+        device.subgroupSizeControl
+            ? (impl.config.subgroupSize ? impl.config.subgroupSize
+               : device.subgroupSize != impl.context->hardware.subgroupSize ? device.subgroupSize : 0)
+            : 0;
+    kernel.pipeline.fullSubgroups &= device.computeFullSubgroups;
+    if (kernel.packedWeights.size() > std::min<uint64_t>(device.maxStorageBufferRange, 1ull << 31))
+        throw Error(Error::Kind::Unsupported,
+                    "packed weights (" + std::to_string(kernel.packedWeights.size()) +
+                        " bytes) exceed the device's maxStorageBufferRange (" +
+                        std::to_string(device.maxStorageBufferRange) + ")");
+    impl.pipeline = impl.context->pipelines().get(kernel.pipeline);
+    impl.weights = Buffer(*impl.context, kernel.packedWeights.size(), Buffer::Kind::DeviceLocal);
+    impl.uniformWeightBytes = kernel.uniformWeightBytes;
+    uploadToBuffer(*impl.context, impl.weights, 0, kernel.packedWeights.data(), kernel.packedWeights.size());
+    impl.bias = Buffer(*impl.context, std::max<uint64_t>(problem.outChannels, 1) * 4, Buffer::Kind::DeviceLocal);
+    if (problem.bias)
+        uploadToBuffer(*impl.context, impl.bias, 0, bias, problem.outChannels * sizeof(float));
+    else
+        fillBuffer(*impl.context, impl.bias, 0);
+}
+
+Conv2d::~Conv2d() = default;
+Conv2d::Conv2d(Conv2d&&) noexcept = default;
+Conv2d& Conv2d::operator=(Conv2d&&) noexcept = default;
+
+void Conv2d::run(const Tensor& input, Tensor& output) {
+    using namespace detail;
+    auto& impl = *impl_;
+    impl.prepare(input, output);
+    impl.context->submitAndWait([&](VkCommandBuffer cmd) {
+        barrierBeforeCompute(cmd);
+        impl.record(cmd);
+    });
+}
+
+std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup, int iterations) {
+    TimingOptions options;
+    options.warmupRuns = warmup;
+    options.iterations = iterations;
+    return time(input, output, options);
+}
+
+std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const TimingOptions& options,
+                                 WarmupReport* report) {
+    using namespace detail;
+    auto& impl = *impl_;
+    if (options.warmupRuns < 0 || options.warmupRuns > kMaxWarmupRuns)
+        throw invalidArgument("warmup", options.warmupRuns, "must be in 0.." + std::to_string(kMaxWarmupRuns));
+    if (options.iterations < 1 || options.iterations > kMaxTimedRuns)
+        throw invalidArgument("iterations", options.iterations, "must be in 1.." + std::to_string(kMaxTimedRuns));
+    if (!(options.warmupMs >= 0) || options.warmupMs > 60000)
+        throw invalidArgument("warmupMs", options.warmupMs, "must be between 0 and 60000");
+    TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));
+    impl.prepare(input, output);
+
+    // Warm-up: submissions of back-to-back runs, each about a quarter of warmupMs (by the rate
+    // seen so far, at most kMaxRuns), so the device is never idle for longer than one
+    // submission's turnaround. It lasts at least warmupMs and until two successive submissions
+    // ran at the same rate (within 2%): on the H200 the SM clock sometimes dipped again after
+    // 200 ms (VGG conv1_2: 10% of the timed runs at 2.1x the median), so a fixed time alone is
+    // not enough. Four times warmupMs at most.
+    using Clock = std::chrono::steady_clock;
+    constexpr int kMaxRuns = 4096;
+    const auto start = Clock::now();
+    auto elapsedMs = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); };
+    WarmupReport done;
+    int batch = 1;
+    double lastRate = 0;  // ms a run in the previous submission
+    bool steady = false;
+    while (options.warmupMs > 0 && (elapsedMs() < options.warmupMs || !steady) && elapsedMs() < 4 * options.warmupMs) {
+        const double before = elapsedMs();
+        impl.context->submitAndWait([&](VkCommandBuffer cmd) {
+            for (int i = 0; i < batch; ++i) {
+                barrierBeforeCompute(cmd);
+                impl.record(cmd);
+            }
+        });
+        done.runs += batch;
+        const double rate = (elapsedMs() - before) / batch;
+        steady = lastRate > 0 && std::abs(rate - lastRate) <= 0.02 * lastRate;
+        lastRate = rate;
+        batch = int(std::clamp(std::ceil(options.warmupMs / 4 / std::max(rate, 1e-4)), 1.0, double(kMaxRuns)));
+    }
+    done.wallMs = elapsedMs();
+    if (report) *report = done;
+
+    impl.context->submitAndWait([&](VkCommandBuffer cmd) {
+        timestamps.reset(cmd);
+        for (int i = 0; i < options.warmupRuns + options.iterations; ++i) {
+            barrierBeforeCompute(cmd);
+            const int t = i - options.warmupRuns;
+            if (t >= 0) timestamps.begin(cmd, uint32_t(t));
+            impl.record(cmd);
+            if (t >= 0) timestamps.end(cmd, uint32_t(t));
+        }
+    });
+    return timestamps.milliseconds();
+}
+
+std::vector<int64_t> Conv2d::chunkFirstImages() const {
+    std::vector<int64_t> first;
+    for (size_t i = 0; i < impl_->plan.chunks.size(); ++i)
+        first.push_back(int64_t(i) * impl_->plan.imagesPerChunk);
+    return first;
+}
+
+const ConvProblem& Conv2d::problem() const { return impl_->problem; }
+const KernelConfig& Conv2d::config() const { return impl_->config; }
+
+std::string Conv2d::driverStatistics() const {
+    const auto& impl = *impl_;
+    std::string out = detail::pipelineStatistics(*impl.context, impl.pipeline->handle());
+    if (impl.packPipeline) out += detail::pipelineStatistics(*impl.context, impl.packPipeline->handle());
+    if (impl.reducePipeline) out += detail::pipelineStatistics(*impl.context, impl.reducePipeline->handle());
+    return out;
+}
+
+std::string Conv2d::describe() const {
+    const auto& impl = *impl_;
+    std::ostringstream s;
+    s << impl.config.str() << " (" << impl.why << "; " << impl.plan.chunks.size() << " chunk(s), "
+      << impl.plan.dispatches.size() << " dispatch(es))";
+    return s.str();
+}
+
+}  // namespace vkconv

@@ -1,0 +1,57 @@
+// Conv2dImpl: what a planned Conv2d holds (its configuration, plan, pipelines, packed weights and
+// the passes' workspaces) and the per-tensor state it records with (descriptor sets per chunk).
+// conv2d.cpp plans and builds it; conv2d_record.cpp binds tensors and records the dispatches.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/buffer.hpp"
+#include "runtime/context_impl.hpp"
+#include "problem/conv_plan.hpp"
+#include "runtime/pipeline.hpp"
+#include "runtime/tensor_impl.hpp"
+#include "vkconv/conv2d.hpp"
+
+namespace vkconv::detail {
+
+struct Conv2dImpl {
+    std::shared_ptr<ContextImpl> context;
+    ConvProblem problem;
+    KernelConfig config;
+    std::string why;  // how the path and configuration were chosen
+    ExecutionPlan plan;
+    std::shared_ptr<ComputePipeline> pipeline;
+    Buffer weights, bias;
+    uint64_t uniformWeightBytes = 0;  // PreparedKernel::uniformWeightBytes
+
+    // Packed loader only: the pass that packs each chunk's input into `packedInput` before the
+    // conv reads it, its grid per chunk, and its descriptor sets.
+    std::shared_ptr<ComputePipeline> packPipeline;
+    Buffer packedInput;
+    std::vector<std::array<uint32_t, 2>> packGrid;
+
+    // Split-K only: the pass that adds each chunk's partial sums (which the conv writes to
+    // `partials` in place of the output) into the output, and its workgroups per chunk.
+    std::shared_ptr<ComputePipeline> reducePipeline;
+    Buffer partials;
+    std::vector<uint32_t> reduceGroups;
+
+    // Descriptor sets for the last (input, output) pair; rebuilt when the tensors change.
+    UniqueDescriptorPool pool;
+    LiveToken poolLive;
+    std::vector<VkDescriptorSet> sets, packSets, reduceSets;
+    uint64_t boundInput = 0, boundOutput = 0;
+
+    // Checks the tensors against the problem and binds them (descriptor sets per chunk).
+    void prepare(const Tensor& input, const Tensor& output);
+    void bindTensors(const TensorImpl& input, const TensorImpl& output);
+    void record(VkCommandBuffer cmd) const;
+};
+
+// The chunks and dispatches of `config` (a configuration canImplement accepted) for the problem.
+ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, const KernelConfig& config);
+
+}  // namespace vkconv::detail

@@ -1,0 +1,154 @@
+// Conv2dImpl's recording side: the descriptor sets of each chunk for an (input, output) pair,
+// and the command sequence of a run (the packing pass, the conv's dispatches, split-K's reduce
+// pass, and the barriers between them).
+#include <sstream>
+
+#include "conv/conv2d_impl.hpp"
+#include "runtime/vk_util.hpp"
+#include "vkconv/error.hpp"
+
+namespace vkconv::detail {
+
+namespace {
+
+std::string shapeString(const std::vector<int64_t>& s) {
+    std::ostringstream o;
+    o << "[";
+    for (size_t i = 0; i < s.size(); ++i) o << (i ? "," : "") << s[i];
+    o << "]";
+    return o.str();
+}
+
+void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_t, 4>& want,
+                 const ContextImpl* context) {
+    std::vector<int64_t> expected(want.begin(), want.end());
+    if (t.shape != expected)
+        throw invalidArgument(std::string(field) + " shape", shapeString(t.shape),
+                              "expected " + shapeString(expected));
+    if (t.context.get() != context)
+        throw invalidArgument(field, "tensor", "belongs to another Context");
+}
+
+}  // namespace
+
+void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
+    checkTensor("input", input.impl(), problem.inputShape(), context.get());
+    checkTensor("output", output.impl(), problem.outputShape(), context.get());
+    // The kernels read the input while other workgroups write the output: the same tensor for
+    // both would race and give a silently wrong result.
+    if (input.impl().id == output.impl().id)
+        throw invalidArgument("output", "the input tensor", "must be a different tensor from the input (no in-place conv)");
+    bindTensors(input.impl(), output.impl());
+}
+
+
+void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) {
+    if (!sets.empty() && boundInput == input.id && boundOutput == output.id) return;
+    VkDevice device = context->device;
+    const bool packed = packPipeline != nullptr, split = reducePipeline != nullptr;
+    const uint32_t setsPerChunk = 1 + (packed ? 1 : 0) + (split ? 1 : 0);
+    if (!pool) {
+        const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * setsPerChunk;
+        pool = context->pipelines().makeDescriptorPool(n);
+        poolLive = LiveToken(context->live.descriptorPools);
+    } else {
+        VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
+    }
+    const size_t chunks = plan.chunks.size();
+    std::vector<VkDescriptorSet> all(chunks * setsPerChunk, VK_NULL_HANDLE);
+    std::vector<VkDescriptorSetLayout> layouts(all.size(), context->pipelines().setLayout());
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool.get();
+    alloc.descriptorSetCount = static_cast<uint32_t>(all.size());
+    alloc.pSetLayouts = layouts.data();
+    VKCONV_CHECK(vkAllocateDescriptorSets(device, &alloc, all.data()));
+    sets.assign(all.begin(), all.begin() + chunks);
+    packSets.assign(all.begin() + chunks, all.begin() + chunks * (packed ? 2 : 1));
+    reduceSets.assign(all.begin() + chunks * (packed ? 2 : 1), all.end());
+
+    // The weights as a uniform buffer too (binding 4), written only where the kernel reads them so.
+    const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes};
+    auto write = [&](VkDescriptorSet set, const VkDescriptorBufferInfo (&infos)[4]) {
+        VkWriteDescriptorSet writes[5];
+        for (uint32_t b = 0; b < 5; ++b) {
+            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[b].dstSet = set;
+            writes[b].dstBinding = b;
+            writes[b].descriptorCount = 1;
+            writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+            writes[b].pBufferInfo = b < 4 ? &infos[b] : &uniformWeights;
+        }
+        vkUpdateDescriptorSets(device, uniformWeightBytes ? 5 : 4, writes, 0, nullptr);
+    };
+    for (size_t i = 0; i < chunks; ++i) {
+        const ChunkBinding& chunk = plan.chunks[i];
+        const VkDescriptorBufferInfo inputInfo{input.buffer.handle(), chunk.input.offset, chunk.input.range};
+        const VkDescriptorBufferInfo packedInfo{packedInput.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo weightInfo{weights.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo biasInfo{bias.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo outputInfo{output.buffer.handle(), chunk.output.offset, chunk.output.range};
+        const VkDescriptorBufferInfo partialsInfo{partials.handle(), 0, VK_WHOLE_SIZE};
+        // The packing pass reads the chunk's input (binding 0) and writes the packed input
+        // (binding 3); the conv then reads the packed input in its place. With split-K the conv
+        // writes the partials (binding 3), and the reduce pass reads them (binding 0) and writes
+        // the output.
+        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo, split ? partialsInfo : outputInfo});
+        if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo});
+        if (split) write(reduceSets[i], {partialsInfo, weightInfo, biasInfo, outputInfo});
+    }
+    boundInput = input.id;
+    boundOutput = output.id;
+}
+
+void Conv2dImpl::record(VkCommandBuffer cmd) const {
+    PipelineCache& pipelines = context->pipelines();
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+    uint32_t boundChunk = UINT32_MAX;
+    for (size_t i = 0; i < plan.dispatches.size(); ++i) {
+        const Dispatch& d = plan.dispatches[i];
+        if (packPipeline && d.chunk != boundChunk) {
+            // Pack this chunk's input. The barrier before it keeps the previous chunk's conv
+            // reads ahead of the overwrite; the one after makes the packed input visible.
+            if (boundChunk != UINT32_MAX) barrierBeforeCompute(cmd);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, packPipeline->handle());
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
+                                    &packSets[d.chunk], 0, nullptr);
+            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               sizeof(ChunkParams), &d.params);
+            vkCmdDispatch(cmd, packGrid[d.chunk][0], packGrid[d.chunk][1], 1);
+            barrierBeforeCompute(cmd);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+        }
+        if (packPipeline && (config.debugSkip & 8u)) {  // diagnostics: time the packing alone
+            boundChunk = d.chunk;
+            continue;
+        }
+        if (d.chunk != boundChunk) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
+                                    &sets[d.chunk], 0, nullptr);
+            boundChunk = d.chunk;
+        }
+        vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           sizeof(ChunkParams), &d.params);
+        vkCmdDispatch(cmd, d.groupsX, d.groupsY, d.groupsZ);
+        const bool lastOfChunk = i + 1 == plan.dispatches.size() || plan.dispatches[i + 1].chunk != d.chunk;
+        if (reducePipeline && lastOfChunk) {
+            // Split-K: once every split of the chunk is written, add them into the output. The
+            // barrier after it keeps the next chunk's partial stores behind this pass's reads.
+            barrierBeforeCompute(cmd);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reducePipeline->handle());
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
+                                    &reduceSets[d.chunk], 0, nullptr);
+            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               sizeof(ChunkParams), &d.params);
+            vkCmdDispatch(cmd, reduceGroups[d.chunk], 1, 1);
+            if (i + 1 < plan.dispatches.size()) {
+                barrierBeforeCompute(cmd);
+                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+                boundChunk = UINT32_MAX;  // the next chunk binds its own set
+            }
+        }
+    }
+}
+
+}  // namespace vkconv::detail

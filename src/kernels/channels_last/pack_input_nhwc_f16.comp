@@ -1,0 +1,107 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+// Packs a chunk of the fp32 NCHW input into the channel-sliced fp16 layout of nhwc_input.glsl,
+// for conv2d_channels_last.comp. A transpose through shared memory: each workgroup takes
+// PLANE_CHANNELS channels of one image over one part of their planes (PART_PIXELS consecutive
+// pixels: the whole plane up to 256 pixels), reads each channel's part as one contiguous run and
+// writes the part's pixels x channels as 16-byte words, each pixel's slice of channels one
+// contiguous run. (One thread a word straight from the planes wrote 16 bytes every NHWC_C
+// halves: on the H200 that pass alone took about as long as ResNet-50's 1x1 256->128 conv.)
+// Binding 0 is the chunk's input, binding 3 the packed buffer.
+//
+// The loads: consecutive lanes read consecutive pixels of a channel pair's two planes, so that
+// each load instruction reads whole cache lines, and each thread issues all its loads (at most
+// 8) before it stores any. The channel count keeps a workgroup's tile within one such batch:
+// 64 channels of planes up to 64 pixels, 32 up to 128, else 16 (one 32-byte sector a pixel).
+// On the H200 this pass moves the input and its packed copy at copy speed, 4.28 TB/s
+// (bench/RESULTS.md). It replaced tiles of 32 pixels x 64 channels read as 16-byte vectors,
+// 3.5-3.7 TB/s on planes of 14x14 and larger, 3.2 on 7x7: ResNet-50's 3x3/512 s2 pass 0.177 ->
+// 0.144 ms, 3x3/256 s2's 0.172 -> 0.144, 3x3/128 s2's 0.165 -> 0.144, VGG's conv1_2's 0.165 ->
+// 0.144, the 1x1 downsamples' 5-10% shorter. Parts of 784 pixels (28x28 planes whole, 25 loads
+// a thread) and four batches one after another (64 channels of 14x14) were slower than those
+// tiles.
+//
+// SUBSAMPLE (a strided 1x1 convolution without padding, src/nhwc_input.cpp): only the pixels the
+// conv reads are packed, one in STRIDE_H x STRIDE_W, into an image of the output's size, on which
+// the conv kernel then runs at stride 1.
+#define VKCONV_OWN_OUTPUT
+#include "conv_problem.glsl"
+#include "nhwc_input.glsl"
+
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packed_data[]; };
+
+layout(constant_id = 63) const bool SUBSAMPLE = false;
+// Pixels of a packed image.
+const uint PACKED_HW = SUBSAMPLE ? OUT_HW : IN_HW;
+// A packed image's planes in PLANE_PARTS parts of PART_PIXELS pixels (the last one shorter where
+// they do not divide the plane), each a workgroup's, of PLANE_CHANNELS channels. src/nhwc_input.cpp
+// mirrors these (nhwcPackParts, nhwcPackChannels) to size the grid.
+const uint PLANE_PARTS = (PACKED_HW + 255) / 256;
+const uint PART_PIXELS = (PACKED_HW + PLANE_PARTS - 1) / PLANE_PARTS;
+const uint PLANE_CHANNELS = PART_PIXELS <= 64 ? 64 : PART_PIXELS <= 128 ? 32 : 16;
+const uint PART_ITEMS = PLANE_CHANNELS / 2 * PART_PIXELS;  // (channel pair, pixel) items of a part
+const uint PART_LOADS = (PART_ITEMS + 255) / 256;          // items a thread: at most 8
+// [pixel][channel pair] as half pairs, each pixel's row PART_ROW_WORDS words long, an odd
+// number: the lanes' stores of consecutive pixels then fall in consecutive banks.
+const uint PART_ROW_WORDS = PLANE_CHANNELS / 2 + 1;
+shared uint sPart[PART_PIXELS * PART_ROW_WORDS];
+// The tile's 16-byte words of one channel slice: a whole slice, or the tile's part of one.
+const uint RUN_WORDS = PLANE_CHANNELS / 8 < NHWC_SLICE_WORDS ? PLANE_CHANNELS / 8 : NHWC_SLICE_WORDS;
+
+// The input offset, within its plane, of packed pixel `pixel` of an image.
+uint planeOffset(uint pixel) {
+    if (!SUBSAMPLE) return pixel;
+    const uint oh = pixel / OUT_W, ow = pixel - oh * OUT_W;
+    return oh * uint(STRIDE_H) * IN_W + ow * uint(STRIDE_W);
+}
+
+// Where packed pixel `pixel` of an image (in row order) goes in the packed image: its row's
+// columns in phases at stride > 1 (nhwcColumn); the subsampled image is read at stride 1.
+uint packedPosition(uint pixel) {
+    if (SUBSAMPLE) return pixel;
+    const uint row = pixel / IN_W;
+    return row * IN_W + nhwcColumn(pixel - row * IN_W, uint(STRIDE_W));
+}
+
+// Saturated to fp16's range: an infinity would meet a zero weight of the padding channels
+// (inf * 0 = NaN) and spoil outputs whose receptive field does not contain it.
+vec2 saturate(vec2 v) { return clamp(v, vec2(-65504.0), vec2(65504.0)); }
+
+void main() {
+    const uint images = chunk.m_rows / OUT_HW;
+    const uint channelTiles = (NHWC_C + PLANE_CHANNELS - 1) / PLANE_CHANNELS;
+    const uint id = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (id >= images * channelTiles * PLANE_PARTS) return;
+    // Consecutive workgroups take consecutive parts of the same planes.
+    const uint image = id / (channelTiles * PLANE_PARTS), rest = id - image * channelTiles * PLANE_PARTS;
+    const uint c0 = rest / PLANE_PARTS * PLANE_CHANNELS, p0 = rest % PLANE_PARTS * PART_PIXELS;
+    const uint pixels = min(PART_PIXELS, PACKED_HW - p0);  // of this part
+    const uint tid = gl_LocalInvocationIndex;
+    const uint first = chunk.in_offset + (image * C_TOTAL + c0) * IN_HW;  // channel c0's plane
+
+    vec2 v[PART_LOADS];
+    [[unroll]] for (uint j = 0; j < PART_LOADS; ++j) {
+        const uint item = j * 256 + tid, pair = item / PART_PIXELS, px = item - pair * PART_PIXELS;
+        const uint c = c0 + 2 * pair, at = first + 2 * pair * IN_HW + planeOffset(p0 + px);
+        const bool inside = item < PART_ITEMS && px < pixels;
+        v[j].x = inside && c < C_TOTAL ? input_data[at] : 0.0;
+        v[j].y = inside && c + 1 < C_TOTAL ? input_data[at + IN_HW] : 0.0;
+    }
+    [[unroll]] for (uint j = 0; j < PART_LOADS; ++j) {
+        const uint item = j * 256 + tid, pair = item / PART_PIXELS, px = item - pair * PART_PIXELS;
+        if (item < PART_ITEMS) sPart[px * PART_ROW_WORDS + pair] = packHalf2x16(saturate(v[j]));
+    }
+    barrier();
+    // Each 16-byte word of the tile to its place: consecutive lanes, consecutive words of one
+    // channel slice's run of the packed image (RUN_WORDS words a pixel; c0 starts a run).
+    const uint words = min(PLANE_CHANNELS, NHWC_C - c0) / 8;
+    for (uint item = tid; item < words * pixels; item += 256) {
+        const uint run = item / (pixels * RUN_WORDS), inRun = item - run * pixels * RUN_WORDS;
+        const uint px = inRun / RUN_WORDS, tileWord = run * RUN_WORDS + inRun % RUN_WORDS;
+        const uint at = px * PART_ROW_WORDS + tileWord * 4, word = c0 / 8 + tileWord;
+        packed_data[nhwcWord(image, word / NHWC_SLICE_WORDS, packedPosition(p0 + px), PACKED_HW) +
+                    word % NHWC_SLICE_WORDS] = uvec4(sPart[at], sPart[at + 1], sPart[at + 2], sPart[at + 3]);
+    }
+}

@@ -1,0 +1,82 @@
+#include "kernels/channels_last/split_k.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/channels_last/nhwc_input.hpp"
+
+namespace vkconv::detail {
+
+uint64_t channelsLastSlices(const KernelConfig& c, const ConvProblem& p) {
+    return uint64_t(p.kernelH) * uint64_t(p.kernelW) * (nhwcChannels(p, c.bk) / std::max(c.bk, 1u));
+}
+
+uint64_t splitKWorkspaceBytes(const KernelConfig& c, const ConvProblem& p, uint64_t images) {
+    if (c.splitK <= 1) return 0;
+    return uint64_t(c.splitK) * images * uint64_t(p.outChannels) * uint64_t(p.outHeight()) * uint64_t(p.outWidth()) * 4;
+}
+
+std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    if (c.splitK <= 1) return "";
+    const std::string split = "splitK " + std::to_string(c.splitK);
+    const uint64_t slices = channelsLastSlices(c, p);
+    if (slices % c.splitK)
+        return split + " does not divide the " + std::to_string(slices) + " K slices (" + std::to_string(p.kernelH) + "x" +
+               std::to_string(p.kernelW) + " taps x " + std::to_string(nhwcChannels(p, c.bk) / c.bk) + " slices of BK " +
+               std::to_string(c.bk) + " channels)";
+    if (c.splitK > d.maxWorkGroupCount[2])
+        return split + " exceeds maxComputeWorkGroupCount[2] " + std::to_string(d.maxWorkGroupCount[2]);
+    // The partials are bound whole, and indexed with 32-bit element offsets in both passes.
+    const uint64_t bytes = splitKWorkspaceBytes(c, p, uint64_t(p.batch));
+    if (bytes > std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31))
+        return split + ": the partial sums (" + std::to_string(bytes) + " bytes) exceed maxStorageBufferRange " +
+               std::to_string(d.maxStorageBufferRange);
+    return "";
+}
+
+double pointwiseTiles64(const ConvProblem& p) {
+    return std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
+}
+
+bool deepPointwiseMidGrid(const ConvProblem& p, double units) {
+    const double tiles = pointwiseTiles64(p);
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles >= units / 2 && tiles <= units;
+}
+
+bool deepPointwiseNchwSplit(const ConvProblem& p, double units) {
+    return deepPointwiseMidGrid(p, units) && pointwiseTiles64(p) >= 0.75 * units;
+}
+
+bool deepPointwiseTwoSplits(const ConvProblem& p, double units) {
+    const double tiles = pointwiseTiles64(p);
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles > units && tiles <= 1.5 * units;
+}
+
+double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
+    if (c.splitK <= 1) return 1.0;
+    // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split
+    // for the partial tiles and the reduce pass, and each workgroup's pipeline start and epilogue
+    // as about 48 of K (three 16-deep slices) next to its share of K, whatever its slice depth.
+    // Calibrated on the H200 (kernel-lab, bench/history/split-k.md): where the unsplit grid is a few
+    // dozen workgroups this picks the splits measured fastest or within 7% of them. Counted in
+    // slices instead, the overhead ranked 64-deep tiles behind 16-deep ones at batch 1 (3x3/512
+    // at 7x7 in 8 splits: 32x64x16 0.021 ms, 32x64x64 0.015).
+    const double kShare = double(channelsLastSlices(c, p)) * c.bk / c.splitK;
+    return (1.0 + 0.02 * c.splitK) * (kShare + 48.0) / kShare;
+}
+
+std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {
+    return {{0, offsetof(SplitKReduceSpec, splits), 4}, {1, offsetof(SplitKReduceSpec, outChannels), 4}};
+}
+
+PipelineKey splitKReducePipeline(const KernelConfig& c, const ConvProblem& p) {
+    return pipelineKey("reduce_split_k", SplitKReduceSpec{c.splitK, uint32_t(p.outChannels)});
+}
+
+uint32_t splitKReduceWorkgroups(uint64_t elements, const DeviceInfo& d) {
+    // Four values a thread once the grid is large; within maxComputeWorkGroupCount[0] beyond that.
+    const uint64_t wanted = (elements + 4ull * kSplitKReduceThreads - 1) / (4ull * kSplitKReduceThreads);
+    return uint32_t(std::clamp<uint64_t>(wanted, 1, d.maxWorkGroupCount[0]));
+}
+
+}  // namespace vkconv::detail

@@ -1,0 +1,55 @@
+#include "kernels/common/device_fill.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vkconv::detail {
+
+namespace {
+
+// The H200, where the cost models were fitted: 132 SMs.
+constexpr double kCalibrationUnits = 132.0;
+
+}  // namespace
+
+double workgroupSlots(const DeviceInfo& d) {
+    if (d.isCpu()) return 16.0;
+    // Fitted on the H200: 512 slots there (about 4 a compute unit) put the lines of the small-
+    // and mid-grid rules where kernel-lab's timings put them (bench/RESULTS.md).
+    constexpr double kCalibrationSlots = 512.0;
+    return d.computeUnits ? kCalibrationSlots * double(d.computeUnits) / kCalibrationUnits : kCalibrationSlots;
+}
+
+double computeUnitCount(const DeviceInfo& d) { return d.computeUnits ? double(d.computeUnits) : kCalibrationUnits; }
+
+TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    TileGrid g;
+    g.mTiles = std::ceil(double(p.gemmM()) / c.bm);
+    g.nTiles = std::ceil(double(p.gemmN()) / c.bn);
+    g.workgroups = g.mTiles * g.nTiles * double(p.groups) * double(std::max(c.splitK, 1u));
+    g.slots = workgroupSlots(d);
+    return g;
+}
+
+TileGrid tileGrid(uint32_t bm, uint32_t bn, const DeviceInfo& d, const ConvProblem& p) {
+    KernelConfig tile;
+    tile.bm = bm, tile.bn = bn;
+    return tileGrid(tile, d, p);
+}
+
+double tileWaves(uint32_t bm, uint32_t bn, double perUnit, const DeviceInfo& d, const ConvProblem& p) {
+    return tileGrid(bm, bn, d, p).workgroups / (perUnit * computeUnitCount(d));
+}
+
+bool smallGridWarpsFavoured(const KernelConfig& c, const TileGrid& grid) {
+    return c.splitK == 1 && grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.warpsM == 2 &&
+           c.warpsN == 4 && c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
+}
+
+double paddedGemmWork(const KernelConfig& c, const TileGrid& grid, const ConvProblem& p) {
+    const uint32_t kSlice = p.groups > 1 && grid.underfilled() ? std::max(c.bk, 32u) : c.bk;
+    const double kPadded = std::ceil(double(p.gemmK()) / kSlice) * kSlice;
+    return grid.mTiles * c.bm * grid.nTiles * c.bn * kPadded * double(p.groups);
+}
+
+}  // namespace vkconv::detail

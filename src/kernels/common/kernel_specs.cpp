@@ -1,0 +1,44 @@
+#include "kernels/common/kernel_specs.hpp"
+
+namespace vkconv::detail {
+
+ProblemSpec makeProblemSpec(const ConvProblem& p, uint32_t bRows, uint32_t bCols, uint32_t sCols) {
+    ProblemSpec s{};
+    s.cG = uint32_t(p.inChannels / p.groups);
+    s.inH = uint32_t(p.height);
+    s.inW = uint32_t(p.width);
+    s.kG = uint32_t(p.outChannels / p.groups);
+    s.outH = uint32_t(p.outHeight());
+    s.outW = uint32_t(p.outWidth());
+    s.kernelR = uint32_t(p.kernelH);
+    s.kernelS = uint32_t(p.kernelW);
+    s.strideH = int32_t(p.strideH);
+    s.strideW = int32_t(p.strideW);
+    s.padH = int32_t(p.padH);
+    s.padW = int32_t(p.padW);
+    s.dilH = int32_t(p.dilationH);
+    s.dilW = int32_t(p.dilationW);
+    s.cTotal = uint32_t(p.inChannels);
+    s.kTotal = uint32_t(p.outChannels);
+    s.sCols = sCols ? sCols : uint32_t(p.kernelW);
+    s.gemmK = uint32_t(p.inChannels / p.groups * p.kernelH) * s.sCols;
+    s.bRows = bRows;
+    s.bCols = bCols;
+    s.hasBias = p.bias ? VK_TRUE : VK_FALSE;
+    return s;
+}
+
+void appendProblemEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {
+    const uint32_t offsets[] = {
+        offsetof(ProblemSpec, cG),      offsetof(ProblemSpec, inH),     offsetof(ProblemSpec, inW),
+        offsetof(ProblemSpec, kG),      offsetof(ProblemSpec, outH),    offsetof(ProblemSpec, outW),
+        offsetof(ProblemSpec, kernelR), offsetof(ProblemSpec, kernelS), offsetof(ProblemSpec, strideH),
+        offsetof(ProblemSpec, strideW), offsetof(ProblemSpec, padH),    offsetof(ProblemSpec, padW),
+        offsetof(ProblemSpec, dilH),    offsetof(ProblemSpec, dilW),    offsetof(ProblemSpec, cTotal),
+        offsetof(ProblemSpec, kTotal),  offsetof(ProblemSpec, gemmK),   offsetof(ProblemSpec, bRows),
+        offsetof(ProblemSpec, bCols),   offsetof(ProblemSpec, hasBias)};
+    for (uint32_t id = 0; id < 20; ++id) e.push_back({id, base + offsets[id], 4});
+    e.push_back({41, base + uint32_t(offsetof(ProblemSpec, sCols)), 4});
+}
+
+}  // namespace vkconv::detail

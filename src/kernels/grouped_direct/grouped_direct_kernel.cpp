@@ -1,0 +1,52 @@
+// The grouped direct kernel's host side: conv2d_grouped_direct.comp, fp32 weights in the
+// order its workgroups read them.
+#include <algorithm>
+
+#include "kernels/common/kernel_specs.hpp"
+#include "kernels/common/prepared_kernel.hpp"
+
+namespace vkconv::detail {
+
+PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConfig& c, const DeviceInfo& device,
+                                          const float* weight) {
+    GroupedDirectSpec spec{};
+    spec.problem = makeProblemSpec(p, 0, 0);
+    spec.threadsW = c.directThreadsW;
+    spec.threadsH = c.directThreadsH;
+    spec.vecW = c.directVecW;
+    spec.rows = c.directRows;
+    spec.channels = c.directChannels;
+    spec.threads = c.threads();
+    spec.groups = c.directGroups;
+    spec.groupSteps = c.directGroupSteps;
+    spec.fromMemory = c.directFromMemory ? VK_TRUE : VK_FALSE;
+    spec.debugSkip = c.debugSkip;
+
+    // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
+    // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded
+    // to whole vectors, zero past K/groups.
+    const size_t kG = size_t(p.outChannels / p.groups), cG = size_t(p.inChannels / p.groups);
+    const size_t taps = size_t(p.kernelH * p.kernelW), kb = c.directChannels;
+    const size_t kBlocks = (kG + kb - 1) / kb, stepWords = (kb * taps + 3) / 4 * 4;
+    std::vector<float> packed(size_t(p.groups) * kBlocks * cG * stepWords, 0.0f);
+    for (size_t g = 0; g < size_t(p.groups); ++g)
+        for (size_t k = 0; k < kG; ++k)
+            for (size_t ch = 0; ch < cG; ++ch)
+                std::copy_n(weight + ((g * kG + k) * cG + ch) * taps, taps,
+                            packed.data() + ((g * kBlocks + k / kb) * cG + ch) * stepWords + (k % kb) * taps);
+
+    PreparedKernel k;
+    // Every thread of a group reads the same weights: as a uniform buffer a GPU can keep them in
+    // registers its subgroup shares (NVIDIA's uniform registers) instead of each thread's own.
+    const uint64_t bytes = packed.size() * sizeof(float);
+    if (bytes <= device.maxUniformBufferRange) {
+        spec.uniformWeightVectors = uint32_t(bytes / 16);
+        k.uniformWeightBytes = bytes;
+    }
+    k.pipeline = pipelineKey("conv2d_grouped_direct", spec);
+    k.pipeline.requiredSubgroupSize = c.subgroupSize;
+    k.packedWeights = floatBytes(packed);
+    return k;
+}
+
+}  // namespace vkconv::detail
