@@ -13,6 +13,7 @@
 #include "reference_check.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/device_info.hpp"
+#include "kernels/common/device_rules.hpp"
 #include "vkconv/device_profile.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/tensor.hpp"
@@ -222,6 +223,13 @@ int printDevicesReport(const ReportOptions& o) {
                                           yesNo(e.coopMat2Flexible) + ", workgroup scope: " +
                                           yesNo(e.coopMat2Workgroup) + ")");
             for (const auto& n : notes) row("note", n);
+            // The cost models' data for this device class: a shipped table, or the analytical
+            // fallback (src/kernels/rules/).
+            const detail::DeviceRules& rules = detail::deviceRules(e);
+            row("cost rules", rules.name + " (" +
+                                  (e.profile.empty() ? rules.matchedBy
+                                                     : std::string("a profile is another device class: no table")) +
+                                  ")");
             std::string why;
             const Path fast = resolvePath(Precision::Fast, e, alexnet, &why);
             row("fast ->", std::string(toString(fast)) + " (" + why + ")");

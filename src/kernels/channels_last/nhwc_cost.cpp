@@ -1,11 +1,12 @@
 // The channels-last loader's cost model (nhwcCost, nhwc_input.hpp): the heuristic's estimate of a
 // configuration's time, calibrated on the H200 tile by tile, with the measured rules for subgroup
 // layouts, fragment prefetch, K order, instruction shapes, split-K and grids of a few waves. Each
-// rule names the kernel-lab timings behind it (bench/RESULTS.md and bench/history/).
+// rule names the kernel-lab timings behind it (docs/performance.md, and the lab notes in git: git show 5c2b4c3:bench/history/).
 #include <algorithm>
 #include <cmath>
 
 #include "kernels/common/device_fill.hpp"  // tileGrid, tileWaves, computeUnitCount
+#include "kernels/common/device_rules.hpp"  // the measured layouts
 #include "kernels/channels_last/nchw_input.hpp"     // nchwVectorLoads, preferredNchwTile (the 1x1 rules weigh the NCHW loader), nchwWindowsOverlap
 #include "kernels/channels_last/nhwc_input.hpp"
 #include "kernels/channels_last/split_k.hpp"        // deepPointwiseMidGrid, deepPointwiseNchwSplit, deepPointwiseTwoSplits
@@ -14,7 +15,7 @@ namespace vkconv::detail {
 
 double channelsLastTileFactor(const KernelConfig& c) {
     // 0.42x the gather kernel's time on ResNet-50's 3x3/256 (kernel-lab,
-    // bench/history/general-path.md); 64x128 took 1.38x 128x128's time there.
+    // docs/performance.md); 64x128 took 1.38x 128x128's time there.
     return 0.31 * (1.0 + 32.0 / c.bm + 32.0 / c.bn);
 }
 
@@ -47,53 +48,24 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // the fewest fragments a subgroup.
         return work * (1.0 + fragM * fragN / 4.0) * grid.underfill();
     }
-    // Calibrated on the H200 (bench/history/general-path.md, kernel-lab over the channels-last
+    // Calibrated on the H200 (docs/performance.md, kernel-lab over the channels-last
     // configurations of four layers): 128x128x32 with 4 subgroups (255 registers) or
     // 128x256x16 with 16 led, 1.30 ms on ResNet-50's 3x3/256 (the gather kernel 3.06) and
     // 2.36 on 3x3/512 (6.11), with every 128x128 and 128x256 tile within 10%; on VGG's
     // 3x3/64 64x64x32 with 8 subgroups, 1.21 (gather 1.65). On a 1x1 over 256 channels it
     // lost, 0.27 against 0.22 ms: the packing pass reads the input once more.
     double factor = channelsLastTileFactor(c);
-    // Subgroup layouts, relative to the best of their tile (kernel-lab, the same layers):
-    // fewer than 4 subgroups left the SM idle (128x64 with 2: 2.53 ms on VGG's conv1_2,
-    // 64x64 with 8: 1.21); layouts not measured rank behind the measured ones. 128x128x16
-    // leads on every 3x3 layer of the suite with at least 128 output channels (kernel-lab on
-    // the H200's nine 3x3 layers; bench/history/general-path.md, bench/RESULTS.md): 2x4
-    // subgroups at stride 1 (with the input in channel slices, ResNet-50's 3x3/256 0.988 ms
-    // against 1.036 as 4x2, 3x3/512 1.908 against 1.942; 3x3/128 0.630 against 0.707 as
-    // 128x128x32), 4x2 on strided layers (ResNet-50's 3x3/512 s2 1.323 ms against 1.523 for
-    // the 128x256x16 tile) and on the 1x1 layers it serves (1x1 512->2048 at 7x7). Behind it,
-    // 128x128x32: 2x4 over fewer than 256 channels, 1x4 over more at stride 1. With 64
-    // output channels, 256x64x16 with 4x4 subgroups led at stride 1 (kernel-lab, the
-    // heuristic's eight on every suite layer: ResNet-50's 3x3/64 0.540 ms against 0.587 for
-    // 128x64x32 4x2, VGG's conv1_2 1.091 against 1.154). The first entry that matches
-    // counts; When: C < 256 or C >= 256, the stride, the kernel's taps, K <= 64. 1x1 layers over
-    // 2048+ output channels at stride 1 take 2x4 where the grid makes from a workgroup a unit to
-    // the slots (kernel-lab on the H200, bench/history/small-batch-picks.md: 512->2048 at 7x7,
-    // batch 32, 208 workgroups, 0.0293 ms against 0.0311 for 4x2, batch 64 0.0524 against 0.0555;
-    // batch 256 4x2 0.1673 against 0.2002).
-    enum class When { Any, Shallow, DeepStride1, Stride1Taps, StridedOrPointwise, NarrowStride1Taps, WideMidGrid };
-    struct Layout {
-        uint32_t bm, bn, bk, wm, wn;
-        double factor;
-        When when;
-    };
-    static constexpr Layout kMeasured[] = {
-        {256, 64, 16, 4, 4, 1.0, When::NarrowStride1Taps},  {128, 128, 16, 2, 4, 0.8, When::WideMidGrid},
-        {128, 128, 16, 2, 4, 0.85, When::Stride1Taps},        {128, 128, 16, 4, 2, 0.85, When::StridedOrPointwise},
-        {128, 128, 16, 2, 4, 0.88, When::Any},                {128, 128, 16, 4, 2, 0.88, When::Any},
-        {128, 128, 16, 4, 1, 0.9, When::Any},                 {128, 128, 16, 2, 2, 0.9, When::Any},
-        {128, 128, 32, 2, 4, 1.0, When::Shallow},             {128, 128, 32, 1, 4, 1.02, When::Shallow},
-        {128, 128, 32, 1, 4, 0.9, When::DeepStride1},         {128, 128, 32, 1, 4, 1.0, When::Any},
-        {128, 128, 32, 2, 4, 1.02, When::Any},                {128, 128, 32, 4, 2, 1.025, When::Any},
-        {128, 128, 32, 2, 2, 1.045, When::Any},               {128, 128, 32, 4, 4, 1.06, When::Any},
-        {128, 256, 16, 2, 8, 1.0, When::Any},                 {128, 256, 16, 4, 4, 1.01, When::Any},
-        {128, 256, 16, 2, 4, 1.045, When::Any},               {64, 64, 32, 2, 4, 1.0, When::Any},
-        {64, 64, 32, 4, 2, 1.0, When::Any},                   {64, 64, 32, 2, 2, 1.03, When::Any},
-        {128, 64, 32, 4, 2, 1.0, When::Any},
-    };
+    // Subgroup layouts, relative to the best of their tile: fewer than 4 subgroups leave a
+    // compute unit idle, and layouts not measured rank behind the measured ones. The device
+    // class's table (src/kernels/rules/, channels_last_tiles) holds the measured layouts and the
+    // condition each was measured under; the first that matches counts. On the H200 and H100
+    // 128x128x16 leads on the 3x3 layers of 128+ output channels (2x4 subgroups at stride 1, 4x2
+    // strided and on the 1x1 layers it serves), 128x128x32 behind it, 256x64x16 4x4 with 64
+    // output channels at stride 1, and 2x4 on wide 1x1 layers whose grid makes from a workgroup a
+    // unit to the slots.
     const bool deep = p.inChannels >= 256, strided = p.strided();
     const bool taps = p.kernelH * p.kernelW > 1;
+    using When = ChannelsLastTile::When;
     auto holds = [&](When when) {
         switch (when) {
             case When::Any: return true;
@@ -109,12 +81,12 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         return false;
     };
     double layout = c.warpsM * c.warpsN < 4 ? 1.6 : 1.15;
-    for (const Layout& l : kMeasured)
-        if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.wm == c.warpsM && l.wn == c.warpsN && holds(l.when)) {
+    for (const ChannelsLastTile& l : deviceRules(d).channelsLastTiles)
+        if (l.bm == c.bm && l.bn == c.bn && l.bk == c.bk && l.warpsM == c.warpsM && l.warpsN == c.warpsN && holds(l.when)) {
             layout = l.factor;
             break;
         }
-    // Fragment prefetch (kernel-lab on the H200, bench/RESULTS.md): with 2x2 subgroups and
+    // Fragment prefetch (kernel-lab on the H200, docs/performance.md): with 2x2 subgroups and
     // 16x16x16 fragments (64x64 warp tiles, 233-254 registers, two workgroups an SM) it
     // led on every 3x3 layer timed, by 4-18% against the best tile without it: 128x128x16 on
     // ResNet-50's 3x3/256 0.885 ms against 0.977 (2x4), 3x3/512 1.664 against 1.864, 3x3/256
@@ -132,7 +104,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         const bool narrow = quad && c.bm == 128 && c.bn == 64 && holds(When::NarrowStride1Taps);
         layout = square ? 0.75 : narrow ? 0.85 : layout * 1.2;
         // Where 64x64 tiles make a quarter of the slots to all of them (batch 16-32), 64x64x16
-        // 2x2 with prefetch led on the H200 (kernel-lab, bench/RESULTS.md): 3x3/512 at 7x7,
+        // 2x2 with prefetch led on the H200 (kernel-lab, docs/performance.md): 3x3/512 at 7x7,
         // batch 32, 0.069 ms against 0.079 for 64x64x32 2x4 (200 workgroups); 3x3/256 at 28x28
         // stride 2 0.067 against 0.077 for 128x128x16 2x2 (392); at batch 16 3x3/128 at 28x28
         // 0.030 against 0.032, 3x3/256 at 14x14 0.039 against 0.045; 1x1 512->2048 at 7x7 0.023
@@ -143,7 +115,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // at batch 24, and the 128x128x16 tiles in 4 splits this model ranks next, within 4% of
         // the unsplit one); a quarter off on top of the split's own charge (about 9% here).
         // Not on stride-1 3x3 layers of 128+ output channels whose 128x128 tiles alone make nine
-        // tenths of a unit or more: there the square tile led unsplit (H200, bench/RESULTS.md:
+        // tenths of a unit or more: there the square tile led unsplit (H200, docs/performance.md:
         // 3x3/256 at 14x14, batch 40, 124 tiles, 0.049 ms against 0.064 for 64x64x16; 3x3/128 at
         // 28x28, batch 20, 123 tiles, 0.0320 against 0.0369). Its stride-2 twin kept 64x64x16
         // (0.0477 against 0.0524). All of the slots included: 512->2048 at 7x7, batch 20 (512
@@ -153,7 +125,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // wave, led (1024->512 at 14x14, batch 17-20, 417-496 workgroups: 0.0314-0.0318 ms against
         // 0.0359-0.0371; at 16, 392, 0.0300 against 0.0314).
         // So do the 1x1 layers over 2048+ channels into 1024+: from just past three 64x64 workgroups
-        // an SM the square prefetch tile led (2048->1024 at 7x7 on the H200, bench/RESULTS.md: batch
+        // an SM the square prefetch tile led (2048->1024 at 7x7 on the H200, docs/performance.md: batch
         // 32, 400 workgroups, 0.0562 ms against 0.0608; batch 36 0.0562 against 0.0618, batch 40
         // 0.0597 against 0.0623); below, the 64x64 tile (batch 24-28, 304-352: 0.0482 against 0.0549,
         // 0.0488 against 0.0548). Into 512 channels the 64x64 tile still led past them (2048->512,
@@ -174,7 +146,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // Where the square tiles' grid ends in a last wave a fifth full or more (two
         // workgroups an SM, 255 registers) and 64x128x16 on 2x2 subgroups (150 registers, three
         // an SM) ends in as many waves, the smaller tile led, channel-major, on every 3x3 layer
-        // timed (kernel-lab on the H200, bench/RESULTS.md): ResNet-50's 3x3/128 at 28x28, batch
+        // timed (kernel-lab on the H200, docs/performance.md): ResNet-50's 3x3/128 at 28x28, batch
         // 56-64 (1.30-1.48 waves of the square tile) 0.0821-0.0837 ms against 0.0856-0.0876,
         // batch 96 (2.23) 0.1217 against 0.1270; 3x3/256 at 14x14, batch 112-128, 0.1442-0.1488
         // against 0.1509-0.1534; 3x3/512 at 7x7, batch 224-256, 0.2619-0.2638 against 0.2757-0.2774;
@@ -184,7 +156,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // where the smaller tile takes a wave more it lost 16-27% (batch 72-80, 112-128).
         // The same on strided 3x3 layers whose square tiles make half a wave to nearly one and the
         // 64x128 tiles one wave (squareTileSubWave): there too the smaller tile led channel-major,
-        // by 3-6% (kernel-lab on the H200, bench/RESULTS.md): 3x3/512 s2 at batch 96-128 0.1479-
+        // by 3-6% (kernel-lab on the H200, docs/performance.md): 3x3/512 s2 at batch 96-128 0.1479-
         // 0.1534 ms against 0.1545-0.1602 for the square tile (taps-inner, the pick before), 3x3/256
         // s2 at batch 48 and 64 0.0836 and 0.0923 against 0.0885 and 0.0964, 3x3/128 s2 at batch 24
         // and 32 0.0556 and 0.0613 against 0.0584 and 0.0652. Where the 64x128 tiles take a second
@@ -200,7 +172,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         }
         // Split into one or two workgroups an SM (the registers of these tiles let two run on
         // each, so the grid is one wave) over a deep K, the 128x128 tiles lead the 64x64 ones
-        // (kernel-lab on the H200, bench/history/split-k.md): at batch 32 3x3/512 at 7x7 in 4 splits (208
+        // (kernel-lab on the H200, docs/performance.md): at batch 32 3x3/512 at 7x7 in 4 splits (208
         // workgroups) 0.052 ms against 0.069, 3x3/256 at 14x14 in 2 (196) 0.048 against 0.050,
         // its stride-2 twin 0.060 against 0.067; at batch 16 3x3/512 in 8 (224) 0.037 against
         // 0.055 for 64x64x32 2x4, 3x3/256 in 4 (200) 0.033 against 0.038. With twice the splits,
@@ -209,7 +181,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 28x28, batch 16, in 2 (196) 0.035 against 0.030 for 64x64.
         const bool deepK = p.gemmK() >= 2048;
         // A split that makes just a unit's worth over a K share of 1024+ ranks behind one that
-        // makes two workgroups a unit (3x3/512 at 7x7, H200, bench/RESULTS.md: batch 38 in 4
+        // makes two workgroups a unit (3x3/512 at 7x7, H200, docs/performance.md: batch 38 in 4
         // splits, 240 workgroups, 0.0526 ms against 0.0615 in 2; batch 20 in 8 0.0379 against 0.0417
         // in 4); over shorter shares it came level (3x3/256 at 14x14, batch 10, in 4 splits 0.0276
         // against 0.0279 in 8).
@@ -219,7 +191,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // Split to one workgroup on every unit over a 3x3 of 512+ channels (K >= 4096), 128x128x32 on
     // 2x4 subgroups of 16x8x16 fragments led the 128x128x16 2x2 prefetch tiles: 181 registers, one
     // workgroup an SM, whose 8 subgroups hide more latency in a grid of one full wave (kernel-lab
-    // on the H200, bench/RESULTS.md): batch 8 in 8 splits (128 workgroups), 3x3/512 at 7x7 0.0280
+    // on the H200, docs/performance.md): batch 8 in 8 splits (128 workgroups), 3x3/512 at 7x7 0.0280
     // ms against 0.0318 (128x128x16 2x4 0.0296), 3x3/512 at 14x14 stride 2 0.0274 against 0.0325.
     // With a unit in ten or more idle it came level or lost: in 4 splits at batch 16 (112) 0.0395
     // against 0.0372 and 0.0378 against 0.0396, in 2 at batch 32 (104) 0.0630 against 0.0519 and
@@ -229,7 +201,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // At stride 1 only in 8 splits: with fewer the prefetch tiles in twice the splits (two
     // workgroups a unit) led, 3x3/512 at 7x7 at batch 20 in 8 0.0379 ms against 0.0404 in 4, at
     // batch 38 in 4 0.0526 against 0.0643 in 2; at stride 2 in 4 splits still 0.0382 against 0.0416
-    // (batch 20), in 2 no longer (batch 40: 0.0708 against 0.0640; H200, bench/RESULTS.md).
+    // (batch 20), in 2 no longer (batch 40: 0.0708 against 0.0640; H200, docs/performance.md).
     const bool oneWaveDeep = taps && p.gemmK() >= 4096 && c.splitK >= (strided ? 4u : 8u) &&
                              grid.workgroups >= 0.9 * grid.units() && grid.workgroups <= grid.units();
     const bool eightWarpsDeep = c.bm == 128 && c.bn == 128 && c.bk == 32 && c.warpsM == 2 && c.warpsN == 4 &&
@@ -238,7 +210,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // The same tile with fragment prefetch (181 registers, one workgroup an SM) on the strided 1x1
     // downsamples over 512+ channels where its grid, unsplit, makes 0.6 to 1 workgroup a unit: 8-13%
     // faster than the two-an-SM 128x128x16 tiles and 22-25% than 128x64x32, whose workgroups run
-    // one an SM with 4 subgroups there (kernel-lab on the H200, bench/RESULTS.md). 512->1024 at
+    // one an SM with 4 subgroups there (kernel-lab on the H200, docs/performance.md). 512->1024 at
     // 28x28: batch 6 (80 workgroups) 0.0208 ms against 0.0236 (4x2) and 0.0267 (128x64x32, the
     // pick then), batch 8 (104) 0.0218 against 0.0243, batch 10 (128) 0.0225 against 0.0251;
     // 1024->2048 at 14x14: batch 12 (80) 0.0324 against 0.0357 (2x2 with prefetch), batch 16-20
@@ -265,15 +237,15 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 7x7 images 2.107 against 2.254 ms in the sweep of eab2b95, 2.120 against 2.206 in
     // kernel-lab; 3x3/256 0.7-1.9%; with the input in channel slices, 2x4 subgroups 3x3/256
     // 0.988 against 1.094 ms, 3x3/512 1.908 against 2.222); over fewer channels within 1%
-    // either way, 5% slower on 3x3/64 (kernel-lab; bench/RESULTS.md,
-    // bench/history/general-path.md).
+    // either way, 5% slower on 3x3/64 (kernel-lab; docs/performance.md,
+    // docs/performance.md).
     if (c.tapsInner) factor *= strided || deep ? 0.97 : 1.01;
     // 32 fragments a subgroup (256 accumulator registers) spill.
     if (fragM * fragN > 16) factor *= 4.0;
     // Fragments: 16x16x16 led at stride 1; on the strided layers 16x8x16 led by 1-3%
     // (kernel-lab on the H200, 128x128x16 4x2: ResNet-50's 3x3/512 s2 1.225 ms against
     // 1.267, 3x3/256 s2 0.712 against 0.721, the 1x1 downsamples 1024->2048 0.370 against
-    // 0.380 and 512->1024 0.224 against 0.230; bench/RESULTS.md).
+    // 0.380 and 512->1024 0.224 against 0.230; docs/performance.md).
     const bool mma16x8x16 = c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
     factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : strided && mma16x8x16 ? 0.98 : c.mmaK >= 16 ? 1.15 : 1.5;
     // 1x1: the packing pass is a second read of the input, and the NCHW loader reads it
@@ -286,11 +258,11 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // downsamples 1024->2048 0.437 against 0.538, 512->1024 0.251 against 0.290, 256->512
     // 0.153 against 0.153).
     // And at mid-size grids over 512+ channels in and out, where the NCHW loader's preferred tile
-    // makes one to two workgroups a unit (kernel-lab, H200, bench/RESULTS.md): 1x1 1024->512 at
+    // makes one to two workgroups a unit (kernel-lab, H200, docs/performance.md): 1x1 1024->512 at
     // 14x14, batch 16 (196 of 64x128), 0.030 ms (64x64x16 2x2 prefetch) against 0.037 for the NCHW
     // loader's best then timed (32x64x32). With more workgroups the NCHW loader's preferred tile
     // led: at batch 32 (392 of 64x128) 64x128x16 0.0410 ms against 128x128x16 2x2 prefetch's 0.0503
-    // (the resnet50_batch32 sweep of 9e4a0f5, bench/history/small-batch-picks.md; before it only
+    // (the resnet50_batch32 sweep of 9e4a0f5, docs/performance.md; before it only
     // 64x64x32 had been timed, 0.066), at batch 64 0.087 against 0.102, at batch 128 64x256x16
     // 0.158 against 0.170; 512->1024 at 14x14, batch 32 (784 of 64x128), 0.055 both. (512->512 at
     // 14x14, batch 32, 392 of 64x128, which this kernel's 0.030 ms had led against the NCHW
@@ -302,7 +274,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // None of these where the whole GEMM is at most 2M multiply-adds a unit over K < 2048 (1M over
     // a deeper K), batch 1-4 of ResNet-50's deep and strided 1x1 layers: the layer's time is then a
     // few workgroups' latency, and the packing pass's dispatch adds to it (kernel-lab on the H100,
-    // bench/history/small-batch-picks.md). The NCHW loader against this kernel's former picks:
+    // docs/performance.md). The NCHW loader against this kernel's former picks:
     // 512->2048 at 7x7, batch 1 (51M), 0.0093 ms against 0.0111, batch 2 0.0103 against 0.0116,
     // batch 4 (205M) 0.0131 against 0.0160; 2048->512 at 7x7 in 8 splits 0.0111 against 0.0140,
     // batch 2 (103M) 0.0129 against 0.0157; the strided downsamples 256->512 at 56x56 0.0092
@@ -313,7 +285,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // Nor where a strided 1x1 reads at most 256 input channels and the NCHW loader's preferred
     // tile makes from two workgroups a unit to four times the slots: there the input is large
     // against the GEMM (at stride 2 over 256 channels twice the bytes a multiply-add of 512->1024)
-    // and the NCHW loader reads it once (kernel-lab on the H200, bench/RESULTS.md): 256->512 at
+    // and the NCHW loader reads it once (kernel-lab on the H200, docs/performance.md): 256->512 at
     // 56x56, batch 8 (392 workgroups), 0.0198 ms against 0.0226 here; batch 16 (784) 0.0428
     // against 0.0463; batch 32 (784 of 64x256) 0.0674 against 0.0720; batch 64 (1568) 0.1304
     // against 0.1340. Outside it this kernel led or came level: batch 4 (196) 0.0147 against
@@ -321,7 +293,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 512 channels it led: 512->1024 at 28x28, batch 32, 0.0721 against the NCHW loader's 0.0779,
     // 1024->2048 at 14x14 0.051 against 0.105. The lower line counts 64x128 tiles, whichever the
     // preferred one: at batch 9-10 that tile is 64x256 (222-246 workgroups, one wave), which took
-    // 0.0206-0.0214 ms against 0.0230-0.0242 here (H200, bench/RESULTS.md).
+    // 0.0206-0.0214 ms against 0.0230-0.0242 here (H200, docs/performance.md).
     if (p.kernelH * p.kernelW == 1) {
         const double nchwGrid = preferredNchwWorkgroups(p, d);
         const bool tiny = tinyPointwise(p, grid.units());
@@ -336,13 +308,13 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // The same packing dispatch ahead of a patch kernel's few workgroups, up to 1M
         // multiply-adds a unit (nchwCost): ConvNeXt-T's 2x2 downsample 96->192 at 56x56, batch 1,
         // 0.0136-0.0140 ms here against the NCHW loader's 0.0112 (kernel-lab on the H200,
-        // bench/history/network-suites.md).
+        // docs/performance.md).
         factor *= 3.0;
     }
     // Where the grid cannot fill the GPU (small batches), 32x64 tiles with 64-deep slices led:
     // on ResNet-50's 3x3/256 at batch 1 (K 2304, 28 workgroups) 0.023 ms against 0.030-0.031 for
     // the gather kernel's best and 0.027 for 32x64x32 or 64x32x64 (kernel-lab on the H200, every
-    // subgroup layout and K order within 0.001 ms; bench/RESULTS.md); against the gather
+    // subgroup layout and K order within 0.001 ms; docs/performance.md); against the gather
     // kernel's former picks on six more 3x3 layers at batch 1-8 (56x56 to 7x7, 64 to 512
     // channels, stride 1 and 2) 20-42% faster (3x3/512 at batch 4 0.067 -> 0.037 ms).
     // Those made at most 98 workgroups; with 200 (3x3/512 at 7x7, batch 16) 64x64x32 2x4 with
@@ -351,7 +323,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // the H200), and 32x64x64 took 0.015 ms there against 0.021 for 32x64x16.
     // Split 4-8 ways over 3x3 taps, 64x64x32 tiles on 8 subgroups of 16x16x16 fragments led the
     // 32x64x64 ones by 1-13% on all ten of ResNet-50's 3x3 layers timed at batch 1-4 (kernel-lab on
-    // the H100, bench/history/small-batch-picks.md): 3x3/512 at 7x7, batch 4, in 4 splits (128
+    // the H100, docs/performance.md): 3x3/512 at 7x7, batch 4, in 4 splits (128
     // workgroups) 0.0234 ms against 0.0270 for 32x64x64 in 2, batch 2 in 8 0.0180 against 0.0196;
     // 3x3/256 at 14x14 0.0148 against 0.0155 (batch 1, in 8), 0.0179 against 0.0195 (batch 2, in
     // 4); 3x3/128 at 28x28, batch 1, in 4 0.0149 against 0.0154. In 2 splits they lost to unsplit
@@ -362,7 +334,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (grid.workgroups <= grid.units() && ((c.bm == 32 && c.bn == 64 && c.bk == 64) || splitTaps)) factor *= 0.7;
     // Deep 1x1 layers whose 64x64 tiles make half a workgroup a unit to one (deepPointwiseMidGrid):
     // 64x64x16 on 2x2 subgroups of 16x16x16 in 4 splits (kernel-lab on the H200,
-    // bench/RESULTS.md). ResNet-50's 2048->512 at 7x7 took 0.0256 ms at batch 12 against the
+    // docs/performance.md). ResNet-50's 2048->512 at 7x7 took 0.0256 ms at batch 12 against the
     // pick's 0.0472 (32x64x16 1x4), 0.0286 at batch 16 against 0.0335 (64x64x32 2x4), 0.0287 at
     // batch 20 against 0.0379 (64x64x16 2x2 with prefetch); 64x64x32 2x2 in 2 splits 0.0283-0.0295,
     // 128x128x16 2x2 with prefetch in 8 0.0299-0.0322. At batch 24 (152 tiles) and 32 128x128
@@ -376,12 +348,12 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // loader, which reads them unpadded, leads even where this kernel's grid fills the GPU and
     // its own underfills: ResNet-50's conv1 at batch 1 took 0.0092 ms as the gather kernel's
     // 32x64x32 2x4 against 0.0203 as 64x64x16 2x2 with prefetch here (the sweep on the H200,
-    // bench/RESULTS.md).
+    // docs/performance.md).
     if (p.inChannels < 8) factor *= 2.0;
     if (smallGridWarpsFavoured(c, grid)) factor *= 0.8;
     // The charge for a grid that leaves the GPU idle: a quarter of the slots, about one
     // workgroup an SM, not all of them. At batch 16-32 the large fragment-prefetch tiles led with
-    // 100-200 workgroups (kernel-lab on the H200, bench/RESULTS.md): 3x3/256 at 14x14, batch 32,
+    // 100-200 workgroups (kernel-lab on the H200, docs/performance.md): 3x3/256 at 14x14, batch 32,
     // 128x128x16 2x2 (98 workgroups) 0.048 ms against 0.109 for 32x64x16 (784), which the full
     // charge (the slots / workgroups of the other kernels) had picked; 3x3/128 at 28x28 0.043
     // against 0.068, at batch 16 0.031 against 0.059; 3x3/256 at 28x28 stride 2, 128x64x16 2x2,

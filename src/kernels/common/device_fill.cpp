@@ -1,26 +1,25 @@
 #include "kernels/common/device_fill.hpp"
 
+#include "kernels/common/device_rules.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace vkconv::detail {
 
-namespace {
-
-// The H200, where the cost models were fitted: 132 SMs.
-constexpr double kCalibrationUnits = 132.0;
-
-}  // namespace
-
 double workgroupSlots(const DeviceInfo& d) {
     if (d.isCpu()) return 16.0;
-    // Fitted on the H200: 512 slots there (about 4 a compute unit) put the lines of the small-
-    // and mid-grid rules where kernel-lab's timings put them (bench/RESULTS.md).
-    constexpr double kCalibrationSlots = 512.0;
-    return d.computeUnits ? kCalibrationSlots * double(d.computeUnits) / kCalibrationUnits : kCalibrationSlots;
+    // The workgroups the device class's table counts at its calibration, in proportion to the
+    // compute units the driver reports (src/kernels/rules/): on the H200 and H100, 512 on 132 SMs
+    // (about 4 a unit) put the lines of the small- and mid-grid rules where kernel-lab's timings
+    // put them.
+    const DeviceRules& rules = deviceRules(d);
+    return d.computeUnits ? rules.workgroupSlots * double(d.computeUnits) / rules.calibrationUnits : rules.workgroupSlots;
 }
 
-double computeUnitCount(const DeviceInfo& d) { return d.computeUnits ? double(d.computeUnits) : kCalibrationUnits; }
+double computeUnitCount(const DeviceInfo& d) {
+    return d.computeUnits ? double(d.computeUnits) : deviceRules(d).calibrationUnits;
+}
 
 TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     TileGrid g;
