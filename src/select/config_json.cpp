@@ -82,7 +82,7 @@ KernelConfig configFromObject(const json& j) {
     c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
     c.stages = u32("stages");
     const std::string loader = text("aLoader");
-    // "patch" named a shared-memory patch loader that vkconv no longer has (bench/RESULTS.md,
+    // "patch" named a shared-memory patch loader that vkconv no longer has (docs/performance.md,
     // "Tried and dropped"): refused like any unknown loader, with the reason.
     if (loader == "patch")
         throw invalidArgument("config.aLoader", loader,
