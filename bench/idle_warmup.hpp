@@ -4,7 +4,7 @@
 // candidates short) then measured the clock ramp: on the H100 the sweep timed the grouped direct
 // kernel's candidates 1.5-3x slow after their long builds, and on the H200 kernel-lab timed a
 // ConvNeXt 7x7 depthwise tile built in 0.65 s at 0.054 ms, 0.029 once its warm-up covered the
-// build (bench/history/network-suites.md). So a short warm-up stretches to the time the device
+// build (docs/performance.md). So a short warm-up stretches to the time the device
 // sat idle since the last timing, up to the library's default (TimingOptions::warmupMs), which
 // the first timing gets whole; 0 still means none.
 #pragma once

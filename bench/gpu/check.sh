@@ -41,6 +41,9 @@
 #                     MobileNet v1's, ResNeXt-50's and ConvNeXt-T's at batch 32)
 #   --bench-batch N   --bench times the suite at N images a shape, vkconv and PyTorch alike, and
 #                     leaves alexnet1 out (resnet50_batch32 at 8: ResNet-50 at batch 8)
+#   --compare DIR     --bench also times DIR/bench/vkconv-bench (another build, carried beside this
+#                     one), fast precision, each suite right after this build's: before/after
+#                     ratios from one run on one machine (before_*.json, in results.tgz)
 #   --test-filter F   --gtest_filter for the suite (default: all of it)
 #   --dry-run         print the steps and their commands, run nothing
 #
@@ -56,7 +59,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE=""
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -78,6 +81,7 @@ while (($#)); do
       ;;
     --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--budget needs whole seconds, got '${2:-}'"; BUDGET=$2; shift ;;
     --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
+    --compare) [[ -n "${2:-}" ]] || die "--compare needs a folder"; COMPARE=${2%/}; shift ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || die "--bench-suite needs suite names (a,b,...), got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
@@ -207,11 +211,17 @@ run_bench() {
     for p in fast fp32; do
       step "vkconv_alexnet1_$p" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision "$p" \
         --json "$R/vkconv_alexnet1_$p.json"
+      [[ -n $COMPARE && $p == fast ]] && need "$COMPARE/bench/vkconv-bench" &&
+        step "before_alexnet1_fast" 60 "$COMPARE/bench/vkconv-bench" --shapes "$SHAPES" --suite alexnet1 \
+          --precision fast --json "$R/before_alexnet1_fast.json"
     done
   fi
   for suite in "${list[@]}"; do
     step "vkconv_${suite}_fast" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fast \
       "${batch[@]}" --json "$R/vkconv_${suite}_fast.json"
+    [[ -n $COMPARE ]] && need "$COMPARE/bench/vkconv-bench" &&
+      step "before_${suite}_fast" 180 "$COMPARE/bench/vkconv-bench" --shapes "$SHAPES" --suite "$suite" \
+        --precision fast "${batch[@]}" --json "$R/before_${suite}_fast.json"
   done
   if ((!TORCH)); then
     echo "=== torch: left out (--no-torch)"

@@ -40,7 +40,7 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
     // H200 the fp32 kernel ran MobileNet's depthwise layers 1.6x faster. With 8 output channels a
     // group the grouped direct kernel still led: ResNeXt-50's grouped 3x3 at 28x28, batch 32,
     // 0.054 ms against the matrix tiles' 0.084, 0.076 against 0.086 at stride 2; with 16 the tiles
-    // led, 0.041 against 0.051 (H100 sweep, bench/RESULTS.md). Only where it has a tile for the
+    // led, 0.041 against 0.051 (H100 sweep, docs/performance.md). Only where it has a tile for the
     // problem: without one (kernels past its weight budget, 13x13 and up) fp32 would mean the
     // GEMM kernel, which the tiles beat.
     const KernelFamily* lead = p.gemmN() < 16 ? leadingFamily(Path::Fp32, d, p) : nullptr;

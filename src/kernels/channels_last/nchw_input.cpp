@@ -34,7 +34,7 @@ bool deepPointwiseOneWave(const ConvProblem& p, double workgroups, double units)
 }  // namespace
 
 NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
-    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, bench/history/general-path.md):
+    // Measured on the H200 (kernel-lab over ResNet-50's 1x1 layers, docs/performance.md):
     // the best tile, or one within 4% of it, had BN = the output channels rounded up to 64 (at most 256;
     // a wider tile computes padding, a narrower one reads A again), BM 64, 8 subgroups as 2x4,
     // 16x16x16 instructions and BK 16 (where BN is 64 over 128 channels or more, other tiles
@@ -43,25 +43,25 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // Where the output channels are four times the input channels or more, over 256 input channels
     // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
-    // twice, bench/RESULTS.md; 80 registers a thread against 128, three workgroups an SM).
+    // twice, docs/performance.md; 80 registers a thread against 128, three workgroups an SM).
     const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
     const bool strided = p.strided();
     // Strided over at most 256 input channels (scalar loads), BN 128 on 1x4 subgroups: ResNet-50's
     // 256->512 downsample at 56x56 took 0.0384 ms at batch 16 against 0.0419 on 2x4 and 0.0191
-    // against 0.0199 at batch 8 (kernel-lab on the H200, bench/RESULTS.md). At stride 1 (vector
+    // against 0.0199 at batch 8 (kernel-lab on the H200, docs/performance.md). At stride 1 (vector
     // loads) 1x4 lost or came level on all nine 1x1 layers timed (512->128 at 28x28, batch 32,
     // 0.0370 against 0.0310; 256->1024 at 14x14 0.0311 against 0.0319), and with BN 256 (batch
     // 32-64 of the same downsample) 2x4 led (0.0674 ms against 0.0699 at batch 32).
     const NchwTile narrow = strided && p.inChannels <= 256 ? NchwTile{64, 128, 16, 1, 4} : NchwTile{64, 128, 16, 2, 4};
     const NchwTile wide{64, 256, 16, 2, 4};
     // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
-    // the H200, bench/RESULTS.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
+    // the H200, docs/performance.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
     // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
     // subgroup between barriers) and 0.184 for 64x64x16 2x4; 0.044 against 0.048 at batch 32,
     // 0.014 against 0.015 at batch 8 (64x64x16 2x4 0.013). Over 64 input channels 64x64x16 2x4
     // and 128x64x16 2x2 came level (64->64 at 56x56, batch 256, 0.145 and 0.147 ms), but by
     // their waves (four 64x64 workgroups an SM at 57 registers, three 128x64 at 160, as below)
-    // 128x64 led where it takes fewer (kernel-lab on the H200, bench/RESULTS.md): batch 12-16,
+    // 128x64 led where it takes fewer (kernel-lab on the H200, docs/performance.md): batch 12-16,
     // one wave against two, 0.0101-0.0104 ms against 0.0117-0.0132; 28 0.0190 against 0.0201;
     // level at 24 and 32. In as many waves 64x64 led (batch 20, 0.0139 against 0.0167); past two
     // waves of 128x64 the two came within 4% either way (batch 40-64 and 256), and 64x64 stays.
@@ -74,7 +74,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // Over 128 output channels BN 128 or 256 by the waves each grid takes: three workgroups an SM
     // of 64x128 (80 registers at 2x4, 160 at 1x4), two of 64x256 (128 registers). A last wave,
     // however empty, cost half a full one or more, so where the wide tiles end in fewer waves
-    // they led, by 4-35%, at every batch timed (kernel-lab on the H200, bench/RESULTS.md):
+    // they led, by 4-35%, at every batch timed (kernel-lab on the H200, docs/performance.md):
     // 512->256 at 28x28, batch 17-21 and 33-41, 0.0289-0.0335 and 0.0599-0.0622 ms against
     // 0.0384-0.0456 and 0.0636-0.0700; 1024->512 at 14x14, batch 34-43 and 80, 0.0514-0.0568 and
     // 0.1049 against 0.0681-0.0794 and 0.1206; 1024->256 at 14x14, batch 80 and 160, 0.0585 and
@@ -88,7 +88,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     const bool fewerWaves = waves(64, 256, 2) < waves(64, 128, 3);
     if (narrow.warpsM == 1) return fewerWaves ? wide : narrow;
     // Past the slots the wave count matters less than the tiles' own speed: BN 256 there, its
-    // 64-row tiles' full wave of the slots (kernel-lab on the H200, bench/RESULTS.md): 512->256
+    // 64-row tiles' full wave of the slots (kernel-lab on the H200, docs/performance.md): 512->256
     // at 28x28 took 0.051 ms as 64x128x16 against 0.060 as 64x256x16 at batch 32 (392 workgroups
     // of 64x256), 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102
     // at batch 64 (392), 0.171 against 0.158 at batch 128 (784). Where the output channels are
@@ -162,7 +162,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // Where they do not (patch embeddings, 2x2 downsamples), the taps inside each channel slice
     // read the rest of each cache line a slice later, tap-major order a whole tap's channels later.
     // Patch kernels, against the channels-last loader with its packing pass (kernel-lab on the
-    // H200, ConvNeXt-T's 2x2 stride-2 downsamples at batch 32, bench/history/network-suites.md):
+    // H200, ConvNeXt-T's 2x2 stride-2 downsamples at batch 32, docs/performance.md):
     // level or behind wherever the grid fills the GPU, 96->192 at 56x56 0.0518 ms (64x256x16 2x4
     // taps-inner) against 0.0507, 192->384 0.0403 against 0.0388, 384->768 0.0527 against 0.0395,
     // taps-inner 3-4% ahead of tap-major on the same tiles (0.0570 against 0.0588); ahead where
@@ -175,7 +175,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     else if (p.kernelH * p.kernelW > 1) work *= (c.tapsInner ? 1.0 : 1.05) * (tinyPatchKernel(p, grid.units()) ? 1.0 : 1.3);
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
-    // charge (the idle units) applies (kernel-lab on the H200, bench/history/small-batch-picks.md):
+    // charge (the idle units) applies (kernel-lab on the H200, docs/performance.md):
     // 1x1 512->1024 at 28x28 stride 2, batch 1 (103M), 0.0103 ms here against the channels-last
     // kernel's 0.0114; 64->64 at 56x56, batch 4, 32x64x32 0.0063 against 64x64x16 0.0068. Larger,
     // or deeper, the full charge picked better: 1024->2048 at 14x14 stride 2, batch 2 (205M), the
@@ -196,13 +196,13 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;
     // The preferred tile is charged no idle slots once its grid has a workgroup on every unit:
     // its three workgroups an SM keep the matrix units busier than more of the smaller tiles
-    // below (kernel-lab on the H200, bench/RESULTS.md). 64x128x16 took 0.031 ms on 1024->256 at
+    // below (kernel-lab on the H200, docs/performance.md). 64x128x16 took 0.031 ms on 1024->256 at
     // 14x14, batch 32 (196 workgroups), against 0.038 for 32x64x32 (784); 512->256 at 28x28,
     // batch 8, 0.018 against 0.021; 512->128 at 28x28, batch 16, 0.018 against 0.022. With fewer
     // workgroups than units it lost or came level: 1024->256 at batch 16 (98) 0.025 against 0.021,
     // at batch 8 (49) 0.025 against 0.017; 512->256 at batch 4 (49) 0.016 against 0.013. At
     // stride 1 from 0.85 of a unit, where the smaller tiles' grid passes three workgroups an SM
-    // and their second wave costs them 17-41% (H200, bench/RESULTS.md): 1024->256 at batch 18 (112
+    // and their second wave costs them 17-41% (H200, docs/performance.md): 1024->256 at batch 18 (112
     // workgroups) 0.0254 against 0.0358 for 32x64x32, batch 20 (124) 0.0258 against 0.0361;
     // 1024->512 at batch 9-10 (112-124) 0.0257-0.0259 against 0.0355-0.0360; 512->128 at 28x28,
     // batch 9-10, 0.0155-0.0157 against 0.0190-0.0204; 512->256 at batch 5 (124) 0.0155 against
@@ -212,7 +212,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     if (preferred && grid.workgroups >= (strided ? 1.0 : 0.85) * grid.units()) underfill = 1.0;
     // Where that preferred tile is 64x128 at stride 1 and 64x64x16 tiles on 2x2 subgroups (97
     // registers, four an SM) make at most three workgroups an SM, the smaller tile led it on every
-    // 1x1 layer timed with vector loads (kernel-lab on the H200, bench/RESULTS.md): 1024->256 at
+    // 1x1 layer timed with vector loads (kernel-lab on the H200, docs/performance.md): 1024->256 at
     // 14x14, batch 18-32, 0.0246-0.0284 ms against 0.0254-0.0311; 1024->512, batch 9-16,
     // 0.0245-0.0293 against 0.0252-0.0311 (the channels-last 64x64 prefetch tile keeps batch
     // 11-16, 0.0293-0.0300); 512->256 at 28x28, batch 5-8, 0.0152-0.0170 against 0.0157-0.0182;
@@ -238,7 +238,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // instead of one of 16, and for a stride every other word of a cache line unused.
     if (!nchwVectorLoads(p)) factor *= 1.2;
     // Where the grid cannot fill the GPU (small batches), 32x64 tiles with deeper slices than
-    // the rule above led (kernel-lab on the H200, bench/RESULTS.md): 64-deep where they make
+    // the rule above led (kernel-lab on the H200, docs/performance.md): 64-deep where they make
     // fewer workgroups than a quarter of the slots (ResNet-50's 1x1 1024->256 at 14x14, batch 1:
     // 0.012 ms against 0.023 for 32x64x16; 256->64 at 56x56 0.006-0.007 against 0.009; 512->2048
     // at 7x7 0.010 against the channels-last kernel's 0.011), 32-deep above it, measured up to
@@ -247,13 +247,13 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // preferred tile, once charged no idle slots, leads them all). Not where the preferred tile's
     // own grid makes two workgroups a unit or more: 1x1 64->64 at 56x56, batch 8 (392 of 64x64),
     // took 0.0081 ms as 64x64x16 against 0.0092 for 32x64x32; at batch 4 (196) 0.0071 against
-    // 0.0062 (kernel-lab on the H200, bench/RESULTS.md).
+    // 0.0062 (kernel-lab on the H200, docs/performance.md).
     if (grid.workgroups < 2.0 * grid.slots && c.bm == 32 && c.bn == 64 &&
         preferredNchwWorkgroups(p, d) < 2.0 * grid.units())
         factor *= c.bk == (grid.workgroups <= grid.units() ? 64u : 32u) ? 0.5 : 1.0;
     // smallGridWarpsFavoured's 8 subgroups of 16x8x16 fragments, for this loader also split or with
     // scalar loads, up to two workgroups a unit (kernel-lab on the H100,
-    // bench/history/small-batch-picks.md): 2048->512 at 7x7 in 8 splits, batch 1 (128 workgroups),
+    // docs/performance.md): 2048->512 at 7x7 in 8 splits, batch 1 (128 workgroups),
     // 0.0111-0.0113 ms against 0.0124-0.0126 on 4 subgroups of 16x16x16, batch 2 (256) 0.0134
     // against 0.0142; 1024->256 at 14x14 in 8 splits, batch 1 (224), 0.0101 against 0.0106;
     // 512->1024 at 28x28 stride 2, batch 2 (208), 0.0132 against 0.0149. Unsplit with vector loads
@@ -276,7 +276,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // ResNeXt-50's 2048->1024 0.0537 as 64x256x32 (100) against 0.0581 as 64x256x16 and 0.0558 for
     // the pick (128x128x16 2x2 with prefetch); the same tiles with twice the workgroups 0.0736
     // (64x128x32 on 2048->1024), with half 0.0535 (64x256x32 on 2048->512). Every candidate of both
-    // timed on the H200 (bench/history/every-candidate.md). Charged no idle slots, as the preferred
+    // timed on the H200 (docs/performance.md). Charged no idle slots, as the preferred
     // tile past the units. Across batches (the five leading tiles, split 1, 2 and 4): 2048->512 at
     // batch 36, 40 and 64 0.0393, 0.0394 and 0.0545 (64x256x32) against 0.0418, 0.0426 and 0.0620
     // for 64x64x16 2x2 with prefetch, within 2.4% of the fastest (64x256x32 in 2 splits) at 32-40;

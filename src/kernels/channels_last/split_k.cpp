@@ -57,7 +57,7 @@ double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
     // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split
     // for the partial tiles and the reduce pass, and each workgroup's pipeline start and epilogue
     // as about 48 of K (three 16-deep slices) next to its share of K, whatever its slice depth.
-    // Calibrated on the H200 (kernel-lab, bench/history/split-k.md): where the unsplit grid is a few
+    // Calibrated on the H200 (kernel-lab, docs/performance.md): where the unsplit grid is a few
     // dozen workgroups this picks the splits measured fastest or within 7% of them. Counted in
     // slices instead, the overhead ranked 64-deep tiles behind 16-deep ones at batch 1 (3x3/512
     // at 7x7 in 8 splits: 32x64x16 0.021 ms, 32x64x64 0.015).

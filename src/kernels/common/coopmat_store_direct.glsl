@@ -11,7 +11,7 @@
 // It replaced staging each fragment through a per-subgroup shared array (coopmat_store_tile.glsl,
 // until 2026-11-21): no shared round trip, no subgroup barriers, one fragment of shared memory
 // instead of one per subgroup. H200: ResNet-50 conv1 0.72 -> 0.55 ms, VGG-16 conv1_1 0.30 ->
-// 0.21, most other layers the same or faster (bench/history/packed-input-kernel.md, the direct epilogue).
+// 0.21, most other layers the same or faster (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the direct epilogue).
 
 shared float sFragmentPositions[MMA_M * MMA_N];
 

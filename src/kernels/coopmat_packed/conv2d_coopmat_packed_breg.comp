@@ -34,7 +34,7 @@ coopmat<OPERAND, gl_ScopeSubgroup, MMA_K, MMA_N, gl_MatrixUseB> bFrag[B_FRAGS];
 // STAGE_STRIDE floats apart, and each lane then reads 4 channels of one row with a 16-byte load
 // and writes them to 4 output planes; lanes walk the rows, so each store covers consecutive
 // pixels. On the H200 this took alexnet1 from 0.535 to 0.472 ms against one column-major float
-// per load (bench/history/packed-input-kernel.md, the epilogue's reads, row 7): the epilogue's cost was its
+// per load (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the epilogue's reads, row 7): the epilogue's cost was its
 // instruction count. The padding of 4 floats puts the 8 rows of each quarter-warp's 16-byte loads
 // in distinct banks.
 // The host sizes the window for WARPS_N of them (src/packed_input.cpp).
@@ -52,7 +52,7 @@ const bool PREFETCH = PREFETCH_WORDS <= MAX_PREFETCH_WORDS && (DEBUG_SKIP & 33u)
 void storeTileInWindow(uint warp) {
     const uint base = warp * BM * STAGE_STRIDE;  // floats
     // Rolled: unrolled, this loop made Mesa 26 lavapipe's LLVM take 104 s instead of 6 s over
-    // a kernel with 27 B fragments a subgroup (bench/history/packed-input-kernel.md, the bias in the accumulators:
+    // a kernel with 27 B fragments a subgroup (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the bias in the accumulators:
     // lavapipe's compile time); NVIDIA's binary is the same either way.
     [[dont_unroll]] for (uint i = 0; i < FRAG_M; ++i)
         coopMatStore(acc[i], sWindow, (base + i * MMA_M * STAGE_STRIDE) / 4, STAGE_STRIDE / 4,
@@ -86,7 +86,7 @@ void main() {
     // The dispatch's workgroups take its M tiles in turn (tile = first + x + n * workgroups)
     // rather than TILES_PER_WORKGROUP consecutive ones each, so the workgroups running at one
     // time write neighbouring output pixels: alexnet1 0.600 -> 0.533 ms on the H200
-    // (bench/history/packed-input-kernel.md, tiles taken in turn, row 5).
+    // (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), tiles taken in turn, row 5).
     const uint tiles = chunk.m_rows / OUT_HW * PACK_TILES;
     const uint first = chunk.m_tile_base * TILES_PER_WORKGROUP + gl_WorkGroupID.x;
     uint tile = first;
@@ -96,14 +96,14 @@ void main() {
     }
     barrier();
     // Declared once, outside the loop, and sized exactly: a fixed-size array with guards cost
-    // 0.400 -> 0.430 ms on the H200 (bench/history/packed-input-kernel.md, the epilogue's reads, row 10).
+    // 0.400 -> 0.430 ms on the H200 (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the epilogue's reads, row 10).
     uvec4 ahead[PREFETCH_WORDS];
     for (uint n = 0; n < TILES_PER_WORKGROUP; ++n) {
         if (tile >= tiles) break;
         // The accumulators start as the bias, each row of them the subgroup's MMA_N values (a
         // load with row stride 0), so the epilogue has no bias to add: alexnet1 0.450 -> 0.429 ms
         // on the H200 with a packing pass staged through shared memory (dropped), 0.398 -> 0.380
-        // with the committed one (bench/history/packed-input-kernel.md, the bias in the accumulators, rows 3 and 6).
+        // with the committed one (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the bias in the accumulators, rows 3 and 6).
         // DEBUG_SKIP 64 starts them at zero.
         if ((DEBUG_SKIP & 64u) == 0u) {
             for (uint i = 0; i < FRAG_M; ++i)
@@ -125,7 +125,7 @@ void main() {
         barrier();  // every subgroup is done reading the window: the epilogue may use it
         // The next tile's window is loaded into registers before the epilogue and stored after
         // it, so its latency hides behind the epilogue's work instead of following it: alexnet1
-        // 0.468 -> 0.397 ms on the H200, no spills (bench/history/packed-input-kernel.md, the epilogue's reads,
+        // 0.468 -> 0.397 ms on the H200, no spills (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the epilogue's reads,
         // row 9). The accumulators are dead by then, which is what makes room for these registers.
         const uint next = n + 1 < TILES_PER_WORKGROUP ? tile + gl_NumWorkGroups.x : tiles;
         if (PREFETCH && next < tiles) {

@@ -1,6 +1,6 @@
 // The grouped direct kernel's cost model (groupedDirectCost, grouped_direct.hpp): the heuristic's
 // estimate of a configuration's time from its loads, shared-memory reads and multiply-adds, with
-// the rules measured on the H200's five grouped layers (bench/RESULTS.md, bench/history/).
+// the rules measured on the H200's five grouped layers (docs/performance.md, and the lab notes in git: git show 5c2b4c3:bench/history/).
 #include <algorithm>
 #include <cmath>
 
@@ -35,7 +35,7 @@ bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvPro
 // taps: the fastest staged tile timed on each plane but the smallest, by 10-37% over tiles of one
 // or two outputs a row (H200 sweeps of ConvNeXt at batch 32: 14x14 thread 4x4 0.021 ms against
 // 0.023-0.024 for thread 7x1 and 7x2, 28x28 thread 2x4 and 4x4 0.024 against 0.032 and 0.037,
-// 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017; bench/history/
+// 56x56 thread 2x4 0.044 against 0.061 and 0.068; level at 7x7, 0.017; lab notes in git, 5c2b4c3:bench/history/
 // network-suites.md), where the model put
 // thread 7x2 first at 14x14 (its 16x16 tiles compute a 14x14 plane's 31% more). A staged tile's
 // factor: fromMemoryFactor takes it back, as those tiles read no shared windows.
@@ -49,7 +49,7 @@ bool sharedVectorWindows(const KernelConfig& c, const DeviceInfo& d, const ConvP
 
 // What reading windows and weights from memory does to a tile's cost, against the same tile
 // staged in shared memory. Measured on the H200 (kernel-lab, the same tiles both ways,
-// bench/RESULTS.md): it saves each workgroup the staging, the zeroing and a barrier a step, and
+// docs/performance.md): it saves each workgroup the staging, the zeroing and a barrier a step, and
 // reads every window row from the L1 cache once per thread that needs it. It won where a group
 // has several input channels (a barrier each): ResNeXt's grouped 3x3, 4 channels a group,
 // 0.178 ms as thread 2x4 k4 against 0.234 staged (0.217 the best staged tile), but not with one
@@ -67,7 +67,7 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // Whole small planes passed out through shared memory (PLANES_OUT) won with 7x7 taps too:
         // ConvNeXt's depthwise at batch 32, 7x7 planes 0.0120 ms as 8x8 thread 4x4 against 0.0168
         // staged, 14x14 0.0187 as 16x16 thread 4x4 against 0.0215 (kernel-lab on the H200,
-        // bench/history/network-suites.md). Larger planes not timed.
+        // docs/performance.md). Larger planes not timed.
         // (The from-memory sweep at 7x7 put thread 2x8 at 0.0092 ms and 7x2 at 0.0097 ahead of
         // 4x4's 0.0116: the staged tiles' factor for 16-byte windows does not carry over.)
         const double staged = sharedVectorWindows(c, d, p) ? kSharedVectorWindows : 1.0;
@@ -82,7 +82,7 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // or two idle, which the model counts as work): MobileNet's dw 256/28 s2 at batch 32 took
         // 0.0099-0.0106 ms with 16 lanes a row against 0.0119-0.0130 with 14, dw 512/14 s2
         // 0.0086 with 8 against 0.0116-0.0117 with 7 (H200 sweeps of 899d328 and d7e5915,
-        // bench/history/network-suites.md). Both ran 4-8 rows a thread.
+        // docs/performance.md). Both ran 4-8 rows a thread.
         const uint64_t lanes = c.directThreadsW, outW = uint64_t(p.outWidth());
         const bool paddedLaneRows = p.inChannels == p.groups && c.directVecW == 1 && (lanes == 8 || lanes == 16) &&
                                     outW < lanes && 2 * outW > lanes;
@@ -93,20 +93,20 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     if (p.inChannels / p.groups > 1) {
         // 14 rows a thread, as at stride 2: ResNeXt-50's grouped 3x3 of 8 channels a group at
         // 28x28, batch 32, 0.154 ms as 28x28 thread 14x1 k4 against 0.054-0.055 for thread 2x4 k4
-        // and 7x1 k8 (H100 sweep, bench/RESULTS.md).
+        // and 7x1 k8 (H100 sweep, docs/performance.md).
         if (c.directRows > 8) return 1.5;
         // Thread 2x4 with 8 output channels, a whole group of 8, where the model ranked the same
         // tile of 4 channels 6% ahead: ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28,
         // batch 32, 0.0482-0.0485 ms as 16x28 thread 2x4 k8 threads 7x8 against 0.0543 for its k4
         // twin and 0.0522-0.0527 for the next tiles, the pick 28x28 thread 7x2 k4 among them
-        // (every candidate timed twice on the H200, bench/history/every-candidate.md). Each window
+        // (every candidate timed twice on the H200, docs/performance.md). Each window
         // row loaded then serves all of the group's outputs.
         const bool wholeGroupStrips = c.directChannels == 8 && uint64_t(p.outChannels / p.groups) == 8 &&
                                       c.directRows == 2 && c.directVecW == 4;
         if (wholeGroupStrips) return 0.76 * 0.84;
         // With the weights read as uniforms, rows of 14 threads (56 outputs) led the 16-thread rows
         // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
-        // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, bench/RESULTS.md), so the
+        // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, docs/performance.md), so the
         // staged tiles' factor for 16-thread rows is taken back here.
         return (c.directRows >= 2 ? 0.76 : 1.1) / (sixteenThreadRows(c, d, p) ? kSixteenThreadRows : 1.0);
     }
@@ -120,7 +120,7 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     // Measured on planes of 14x14 (196 outputs) and 28x28: on 56x56 planes (3,136 outputs, 12.5 KB
     // of shared memory a plane) every whole-plane tile lost to the staged strips, MobileNet's dw
     // 128/56 at batch 32 0.040-0.066 ms against 0.034 for 8x56 thread 2x4 (H200 sweep,
-    // bench/RESULTS.md), so larger planes take the from-memory tiles' plain factor.
+    // docs/performance.md), so larger planes take the from-memory tiles' plain factor.
     if (groupedDirectPlanesOut(c, p) && p.outHeight() * p.outWidth() <= 28 * 28) {
         const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
         if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
@@ -128,13 +128,13 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         // On planes at most 8 outputs wide, two threads a plane of 4-output strips, 16 or 32
         // planes a workgroup: MobileNet's dw 1024/7 at batch 32 0.0100-0.0102 ms (16 planes) and
         // 0.0096-0.0100 (32) against 0.0117-0.0121 for four threads of 2 (the rule above; three
-        // H200 sweeps, bench/history/network-suites.md), 0.0104-0.0107 for one thread of 8.
+        // H200 sweeps, docs/performance.md), 0.0104-0.0107 for one thread of 8.
         if (p.outWidth() <= 8 && c.directThreadsH == 1 && c.directVecW == 4 && c.directGroups >= 16) return 0.55;
         // On 28x28 planes, threads of 7 rows and one or two outputs a row led: MobileNet's dw
         // 256/28 at batch 32 0.0207-0.0217 ms on the five such tiles timed (1, 2 or 4 planes a
         // workgroup), against 0.0230-0.0265 for 7 rows of 4, 0.0233-0.028 for 14 rows and
         // 0.0254-0.0259 for the strips of 2 rows that had ranked first (H200, kernel-lab and two
-        // sweeps, bench/history/network-suites.md).
+        // sweeps, docs/performance.md).
         if (p.outHeight() * p.outWidth() > 14 * 14 && c.directRows == 7 && c.directVecW <= 2) return 0.72;
         return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
     }
@@ -205,11 +205,11 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (registers > 168) factor *= 1.0 + (registers - 168) / 64.0;
     // NVIDIA's compiler sizes a kernel's register budget by how many of its workgroups fit
     // maxComputeSharedMemorySize; past half of it the GEMM kernels lost a third of their speed
-    // (bench/RESULTS.md, heuristicCost's packed-loader rule).
+    // (docs/performance.md, heuristicCost's packed-loader rule).
     if (!d.isCpu() && 2.0 * sharedBytes > d.maxSharedMemoryBytes) factor *= 1.45;
     // Four or more outputs along a row and at most two down a column, read as 16-byte vectors
     // from shared memory: on the H200 these led wherever a row holds several such strips
-    // (kernel-lab, bench/history/general-path.md: MobileNet's dw 32/112 0.118 ms against 0.141
+    // (kernel-lab, docs/performance.md: MobileNet's dw 32/112 0.118 ms against 0.141
     // for the model's 8x1, ResNeXt's grouped 3x3 0.218-0.235 against 0.266, dw 64/112 stride 2
     // 0.157 against 0.167, ConvNeXt's 7x7 0.170 as the model's own pick), which the model,
     // counting shared-memory wavefronts, ranks behind one output a row.
@@ -219,16 +219,16 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // 112x112 depthwise layers in every H200 run, against tiles of twice as many rows: dw 32/112
     // 0.118-0.123 ms as 8x112 threads 28x4 against 0.124-0.125 as 16x112 threads 28x8, dw 64/112
     // s2 0.157-0.160 as 4x56 threads 14x4 against 0.161 as 8x56 threads 14x8 (kernel-lab twice
-    // and the sweep of eab2b95, bench/RESULTS.md).
+    // and the sweep of eab2b95, docs/performance.md).
     if (strips && t.outH * uint64_t(p.strideH) <= 8) factor *= 0.96;
     // Among them, with four or more output channels a thread, eight outputs along one row led:
     // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
-    // on the H200, twice: bench/history/general-path.md).
+    // on the H200, twice: docs/performance.md).
     if (strips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
     // Where a row takes 14 threads (56 outputs, 4 a thread), 16 threads a row (a tile 64 wide, two
     // whole rows a subgroup) led by 3-4% in every tile height timed: ResNeXt's grouped 3x3 0.178 ms
     // against 0.185 from memory, ConvNeXt's 7x7 0.165 against 0.170 staged (kernel-lab on the
-    // H200, bench/RESULTS.md). Rows of 28 threads (MobileNet's dw 32/112) stayed ahead of 32
+    // H200, docs/performance.md). Rows of 28 threads (MobileNet's dw 32/112) stayed ahead of 32
     // (0.119 against 0.131), so the rule stops at 14. The model counts the 8 columns past the row
     // as work (1.14x), hence the factor: 0.97 / 1.14. (From memory with the weights as uniforms,
     // 14 threads led on ResNeXt: fromMemoryFactor takes the factor back there.)
@@ -236,28 +236,28 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // The same at 28 outputs a row with 7x7 taps: rows of 8 threads of 4 (a tile 32 wide, four
     // whole rows a subgroup) led rows of 7 by 9-11% in three H200 sweeps of ConvNeXt's depthwise
     // at 28x28, batch 32 (16x32 threads 8x8 0.0240-0.0244 ms against 0.0264-0.0268 for 16x28
-    // threads 7x8; bench/history/network-suites.md), where the model counts the 4 columns past
+    // threads 7x8; docs/performance.md), where the model counts the 4 columns past
     // the row as work and more (1.19x): 0.91 / 1.19.
     if (!d.isCpu() && wideTaps(p) && vectorStrips(c, d, p) && c.directVecW == 4 &&
         ceilDiv(uint64_t(p.outWidth()), 4) == 7 && c.directThreadsW == 8)
         factor *= 0.76;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
-    // layers of the suite, bench/history/general-path.md), so they rank behind it; the sweep can
+    // layers of the suite, docs/performance.md), so they rank behind it; the sweep can
     // still take one.
     // With 7x7 taps the gap was wider: ConvNeXt's depthwise at batch 32, 1.3x behind at 56x56,
-    // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweeps, bench/history/network-suites.md).
+    // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweeps, docs/performance.md).
     if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps(p) ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
     // Threads of more than 8 output rows, with 7x7 taps: 2-4.5 times the time of the best tile
     // on each of ConvNeXt's depthwise planes at batch 32 (56x56 thread 14x1 0.197 ms against 0.044
     // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.024; 14x14 0.082-0.121 against 0.021 for
-    // 16x16 thread 4x4; H200 sweeps, bench/history/network-suites.md), where the model ranked them first at
+    // 16x16 thread 4x4; H200 sweeps, docs/performance.md), where the model ranked them first at
     // 28x28 and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
     if (!d.isCpu() && wideTaps(p) && c.directRows > 8) factor *= 3.0;
     // More than 16 outputs a thread, with 7x7 taps: 1.8-2.8 times the time of tiles of 16 or fewer
     // on ConvNeXt's depthwise at batch 32, 14x14 and 7x7 (thread 7x4 0.043 and 0.047 ms, thread
     // 4x8 0.032-0.039 and 0.031, against 0.021 and 0.017 for thread 4x4; H200 sweeps,
-    // bench/history/network-suites.md), though the model counts them as cheaper: fewer window
+    // docs/performance.md), though the model counts them as cheaper: fewer window
     // reads an output.
     if (!d.isCpu() && wideTaps(p) && perThread > 16) factor *= 2.0;
     // Windows read from shared memory as 16-byte vectors (sharedVectorWindows).
