@@ -32,6 +32,16 @@ bool warpTilesBounded(const KernelConfig& c) {
     return !(c.bm % (c.warpsM * c.mmaM) || c.bn % (c.warpsN * c.mmaN) || frags == 0 || frags > 32);
 }
 
+std::string coopMatFieldRules(const KernelConfig& c, bool splitsK) {
+    if (!splitsK && c.splitK != 1)
+        return "split-K (splitK " + std::to_string(c.splitK) + ") needs the channels-last (nhwc) or NCHW loader";
+    if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
+    // Divisors of the rules that follow: checked before any of them is used.
+    if (c.mmaM == 0 || c.mmaN == 0 || c.mmaK == 0 || c.warpsM == 0 || c.warpsN == 0)
+        return "the instruction shape and the subgroup counts must be >= 1";
+    return "";
+}
+
 std::string coopMatDeviceSupport(const KernelConfig& c, const DeviceInfo& d) {
     if (!d.coopMatKhr) return "device has no VK_KHR_cooperative_matrix";
     // The bf16 path has its enum, bound and shape matching, but no shader yet: Debian 13's
@@ -71,25 +81,6 @@ std::string coopMatTileRules(const KernelConfig& c) {
         return "tile is not a whole number of subgroup tiles";
     if (c.bk % c.mmaK) return "BK must be a multiple of the instruction's K";
     if (c.stages < 1 || c.stages > 4) return "stages must be 1..4";
-    return "";
-}
-
-std::string workgroupLimits(const KernelFamily& family, const KernelConfig& c, const DeviceInfo& d,
-                            const ConvProblem& p) {
-    uint32_t threads = 0, shared = 0;
-    try {
-        threads = family.threads(c);
-        shared = family.sharedMemoryBytes(c, p);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    if (threads > d.maxWorkGroupInvocations)
-        return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
-               std::to_string(d.maxWorkGroupInvocations);
-    if (shared > d.maxSharedMemoryBytes)
-        return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
-    const int64_t nTiles = (p.gemmN() + c.bn - 1) / c.bn;
-    if (nTiles > d.maxWorkGroupCount[1]) return std::to_string(nTiles) + " N tiles exceed maxComputeWorkGroupCount[1]";
     return "";
 }
 

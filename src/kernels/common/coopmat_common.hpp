@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/workgroup_limits.hpp"
 #include "kernels/kernel_family.hpp"
 
 namespace vkconv::detail {
@@ -21,13 +22,13 @@ std::vector<uint32_t> candidateSubgroupSizes(const DeviceInfo& device);
 // Whether a warp tiling is whole and each subgroup holds 1..32 accumulator fragments.
 bool warpTilesBounded(const KernelConfig& config);
 
+// "" if the sizes the tile rules divide by are nonzero (BM, BK, the instruction shape, the
+// subgroup counts), and, unless the kernel splits K, splitK is 1.
+std::string coopMatFieldRules(const KernelConfig& config, bool splitsK);
 // "" if the device runs `config`'s instruction shape, operand type and subgroup size.
 std::string coopMatDeviceSupport(const KernelConfig& config, const DeviceInfo& device);
 // "" if the workgroup tile is a whole number of subgroup tiles of the instruction, BK of its K.
 std::string coopMatTileRules(const KernelConfig& config);
-// The limits every workgroup tile meets: threads, shared memory, the grid's N tiles.
-std::string workgroupLimits(const KernelFamily& family, const KernelConfig& config, const DeviceInfo& device,
-                            const ConvProblem& problem);
 // Warps x subgroup size.
 uint32_t coopMatThreads(const KernelConfig& config);
 

@@ -1,9 +1,11 @@
-#include "kernels/fp32_gemm/fp32_gemm_family.hpp"
+// The portable fp32 implicit GEMM (conv2d_fp32.comp): any problem on any Vulkan device.
+#include "kernels/families.hpp"
 
 #include <cstdio>
 #include <sstream>
 
-#include "kernels/common/coopmat_common.hpp"
+#include "kernels/common/fp32_common.hpp"
+#include "kernels/common/workgroup_limits.hpp"
 #include "kernels/common/device_fill.hpp"
 #include "runtime/checked_math.hpp"
 
@@ -15,108 +17,110 @@ bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 }  // namespace
 
-// Both fp32 kernels run at any subgroup size the device can give.
-std::string fp32SubgroupRule(const KernelConfig& c, const DeviceInfo& d) {
-    if (c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
-        !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize && c.subgroupSize <= d.maxSubgroupSize))
-        return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
-    if (c.splitK != 1)
-        return "split-K (splitK " + std::to_string(c.splitK) + ") needs the channels-last (nhwc) or NCHW loader";
-    return "";
-}
+namespace {
 
-const char* Fp32GemmFamily::name() const { return "fp32-gemm"; }
+class Fp32GemmFamily final : public KernelFamily {
+public:
+    const char* name() const override { return "fp32-gemm"; }
 
-bool Fp32GemmFamily::owns(const KernelConfig& c) const { return c.path == Path::Fp32 && c.fp32Kernel == Fp32Kernel::Gemm; }
+    bool owns(const KernelConfig& c) const override { return c.path == Path::Fp32 && c.fp32Kernel == Fp32Kernel::Gemm; }
 
-void Fp32GemmFamily::addCandidates(Path path, const DeviceInfo&, const ConvProblem&, std::vector<KernelConfig>& out) const {
-    if (path != Path::Fp32) return;
-    // (BM, BN, BK, TM, TN): square-ish tiles for wide layers, thin BN for few output channels per
-    // group (depthwise), all with threads a multiple of BM.
-    const uint32_t shapes[][5] = {
-        {128, 64, 8, 8, 4}, {64, 64, 8, 4, 4},  {64, 32, 16, 4, 2}, {32, 32, 8, 2, 2},
-        {128, 32, 8, 4, 4}, {128, 16, 8, 4, 2}, {64, 16, 8, 2, 2},  {64, 8, 16, 2, 2},
-        {64, 4, 16, 1, 4},  {128, 4, 16, 2, 4}, {32, 16, 8, 1, 2}, {64, 128, 8, 4, 8},
-        // 128 threads, for devices at the spec minimum of invocations per workgroup.
-        {64, 32, 8, 4, 4},  {32, 32, 8, 4, 2},  {32, 16, 16, 2, 2},
-    };
-    for (const auto& s : shapes) {
-        KernelConfig c;
-        c.path = Path::Fp32;
-        c.bm = s[0], c.bn = s[1], c.bk = s[2], c.tm = s[3], c.tn = s[4];
-        out.push_back(c);
-    }
-}
-
-std::string Fp32GemmFamily::canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const {
-    if (std::string why = fp32SubgroupRule(c, d); !why.empty()) return why;
-    if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
-    if (!isPow2(c.bk)) return "BK must be a power of two";
-    if (!isPow2(c.bm)) return "BM must be a power of two";
-    if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
-    if (c.tm == 0 || c.tn == 0 || c.bm % c.tm || c.bn % c.tn)
-        return "tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + " is not a whole number of thread tiles";
-    if (threads(c) % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
-    return workgroupLimits(*this, c, d, p);
-}
-
-uint32_t Fp32GemmFamily::threads(const KernelConfig& c) const {
-    if (c.tm == 0) throw invalidArgument("config.tm", c.tm, "must be >= 1");
-    if (c.tn == 0) throw invalidArgument("config.tn", c.tn, "must be >= 1");
-    return fitU32("threads", checkedProductU64({c.bm / c.tm, c.bn / c.tn}),
-                  std::to_string(c.bm / c.tm) + "*" + std::to_string(c.bn / c.tn));
-}
-
-uint32_t Fp32GemmFamily::sharedMemoryBytes(const KernelConfig& c, const ConvProblem&) const {
-    using u128 = unsigned __int128;
-    const u128 bytes = (u128(c.bk) * c.bm + u128(c.bk) * c.bn) * 4;
-    return fitU32("shared memory bytes", bytes > u128(~0ull) ? std::nullopt : std::optional<uint64_t>(uint64_t(bytes)),
-                  describe(c));
-}
-
-double Fp32GemmFamily::cost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const {
-    const TileGrid grid = tileGrid(c, d, p);
-    const double factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
-    return paddedGemmWork(c, grid, p) * factor * (grid.underfilled() ? grid.slots / grid.workgroups : 1.0);
-}
-
-TileShape Fp32GemmFamily::tileShape(const KernelConfig& c, const ConvProblem&) const {
-    TileShape t;
-    t.tileM = c.bm, t.tileN = c.bn;
-    return t;
-}
-
-PreparedKernel Fp32GemmFamily::prepare(const KernelConfig& c, const DeviceInfo&, const ConvProblem& p,
-                                       const float* weight) const {
-    return prepareFp32Kernel(p, c, weight);
-}
-
-std::vector<std::string> Fp32GemmFamily::shaders(const KernelConfig&) const { return {"conv2d_fp32"}; }
-
-std::string Fp32GemmFamily::describe(const KernelConfig& c) const {
-    std::ostringstream s;
-    s << "fp32 " << c.bm << "x" << c.bn << "x" << c.bk << " thread " << c.tm << "x" << c.tn;
-    if (c.debugSkip) s << " DEBUG-SKIP " << c.debugSkip;
-    if (c.subgroupSize) s << " sg" << c.subgroupSize;
-    return s.str();
-}
-
-std::string Fp32GemmFamily::tileKey(const KernelConfig& c) const {
-    char key[96];
-    std::snprintf(key, sizeof key, "%s %ux%ux%u", name(), c.bm, c.bn, c.bk);
-    return key;
-}
-
-NeighbourKinds Fp32GemmFamily::neighbours(const KernelConfig& c, const DeviceInfo&) const {
-    std::vector<KernelConfig> out;  // the same tile, other thread tiles
-    for (uint32_t tm : {1u, 2u, 4u, 8u})
-        for (uint32_t tn : {1u, 2u, 4u, 8u}) {
-            if (tm == c.tm && tn == c.tn) continue;
-            KernelConfig v = c;
-            v.tm = tm, v.tn = tn;
-            out.push_back(v);
+    void addCandidates(Path path, const DeviceInfo&, const ConvProblem&, std::vector<KernelConfig>& out) const override {
+        if (path != Path::Fp32) return;
+        // (BM, BN, BK, TM, TN): square-ish tiles for wide layers, thin BN for few output channels per
+        // group (depthwise), all with threads a multiple of BM.
+        const uint32_t shapes[][5] = {
+            {128, 64, 8, 8, 4}, {64, 64, 8, 4, 4},  {64, 32, 16, 4, 2}, {32, 32, 8, 2, 2},
+            {128, 32, 8, 4, 4}, {128, 16, 8, 4, 2}, {64, 16, 8, 2, 2},  {64, 8, 16, 2, 2},
+            {64, 4, 16, 1, 4},  {128, 4, 16, 2, 4}, {32, 16, 8, 1, 2}, {64, 128, 8, 4, 8},
+            // 128 threads, for devices at the spec minimum of invocations per workgroup.
+            {64, 32, 8, 4, 4},  {32, 32, 8, 4, 2},  {32, 16, 16, 2, 2},
+        };
+        for (const auto& s : shapes) {
+            KernelConfig c;
+            c.path = Path::Fp32;
+            c.bm = s[0], c.bn = s[1], c.bk = s[2], c.tm = s[3], c.tn = s[4];
+            out.push_back(c);
         }
-    return {{out, 5}};
+    }
+
+    std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
+        if (std::string why = fp32SubgroupRule(c, d); !why.empty()) return why;
+        if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
+        if (!isPow2(c.bk)) return "BK must be a power of two";
+        if (!isPow2(c.bm)) return "BM must be a power of two";
+        if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
+        if (c.tm == 0 || c.tn == 0 || c.bm % c.tm || c.bn % c.tn)
+            return "tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + " is not a whole number of thread tiles";
+        if (threads(c) % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
+        return workgroupLimits(*this, c, d, p);
+    }
+
+    uint32_t threads(const KernelConfig& c) const override {
+        if (c.tm == 0) throw invalidArgument("config.tm", c.tm, "must be >= 1");
+        if (c.tn == 0) throw invalidArgument("config.tn", c.tn, "must be >= 1");
+        return fitU32("threads", checkedProductU64({c.bm / c.tm, c.bn / c.tn}),
+                      std::to_string(c.bm / c.tm) + "*" + std::to_string(c.bn / c.tn));
+    }
+
+    uint32_t sharedMemoryBytes(const KernelConfig& c, const ConvProblem&) const override {
+        using u128 = unsigned __int128;
+        const u128 bytes = (u128(c.bk) * c.bm + u128(c.bk) * c.bn) * 4;
+        return fitU32("shared memory bytes", bytes > u128(~0ull) ? std::nullopt : std::optional<uint64_t>(uint64_t(bytes)),
+                      describe(c));
+    }
+
+    double cost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
+        const TileGrid grid = tileGrid(c, d, p);
+        const double factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
+        return paddedGemmWork(c, grid, p) * factor * (grid.underfilled() ? grid.slots / grid.workgroups : 1.0);
+    }
+
+    TileShape tileShape(const KernelConfig& c, const ConvProblem&) const override {
+        TileShape t;
+        t.tileM = c.bm, t.tileN = c.bn;
+        return t;
+    }
+
+    PreparedKernel prepare(const KernelConfig& c, const DeviceInfo&, const ConvProblem& p,
+                           const float* weight) const override {
+        return prepareFp32Kernel(p, c, weight);
+    }
+
+    std::vector<std::string> shaders(const KernelConfig&) const override { return {"conv2d_fp32"}; }
+
+    std::string describe(const KernelConfig& c) const override {
+        std::ostringstream s;
+        s << "fp32 " << c.bm << "x" << c.bn << "x" << c.bk << " thread " << c.tm << "x" << c.tn;
+        if (c.debugSkip) s << " DEBUG-SKIP " << c.debugSkip;
+        if (c.subgroupSize) s << " sg" << c.subgroupSize;
+        return s.str();
+    }
+
+    std::string tileKey(const KernelConfig& c) const override {
+        char key[96];
+        std::snprintf(key, sizeof key, "%s %ux%ux%u", name(), c.bm, c.bn, c.bk);
+        return key;
+    }
+
+    NeighbourKinds neighbours(const KernelConfig& c, const DeviceInfo&) const override {
+        std::vector<KernelConfig> out;  // the same tile, other thread tiles
+        for (uint32_t tm : {1u, 2u, 4u, 8u})
+            for (uint32_t tn : {1u, 2u, 4u, 8u}) {
+                if (tm == c.tm && tn == c.tn) continue;
+                KernelConfig v = c;
+                v.tm = tm, v.tn = tn;
+                out.push_back(v);
+            }
+        return {{out, 5}};
+    }
+};
+
+}  // namespace
+
+const KernelFamily& fp32GemmFamily() {
+    static const Fp32GemmFamily family;
+    return family;
 }
 
 }  // namespace vkconv::detail
