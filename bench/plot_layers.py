@@ -55,7 +55,7 @@ def main():
     if not rows:
         sys.exit("no layer has both a vkconv time and a cuDNN TF32 time")
     rows.sort(key=lambda x: x["vkconv"])
-    fig, ax = plt.subplots(figsize=(11, 0.28 * len(rows) + 1.6))
+    fig, ax = plt.subplots(figsize=(11, 0.28 * len(rows) + 2.2))
     y = list(range(len(rows)))
     ax.barh(y, [x["vkconv"] for x in rows], color="#2b6cb0", label="vkconv fast")
     ax.scatter([x.get("fp16_channels_last", math.nan) for x in rows], y, marker="o", color="#dd6b20", s=18,
@@ -65,9 +65,11 @@ def main():
     ax.scatter([x["floor"] for x in rows], y, marker="|", color="black", s=120, label="memory floor", zorder=3)
     if a.peak_tflops:
         ax.scatter([x.get("compute", math.nan) for x in rows], y, marker="x", color="#c53030", s=22,
-                   label="compute floor (%g TFLOP/s)" % a.peak_tflops, zorder=3)
+                   label="compute floor (%g TFLOP/s; off the left edge: memory-bound)" % a.peak_tflops, zorder=3)
     ax.axvline(1.0, color="#2f855a", linewidth=1.2, label="cuDNN TF32 (= 1)")
     ax.set_xscale("log")
+    # Depthwise layers' compute floors lie far left of everything else: they are memory-bound.
+    ax.set_xlim(0.03, 6)
     ax.set_yticks(y)
     ax.set_yticklabels([x["name"] for x in rows], fontsize=7)
     ax.invert_yaxis()
@@ -75,7 +77,7 @@ def main():
     geo = math.exp(sum(math.log(x["vkconv"]) for x in rows) / len(rows))
     ax.set_title(a.title or "%s, vkconv %s: %d layers, geometric mean %.3f of cuDNN TF32" % (
         vk["device"]["name"], vk.get("vkconv_commit", "?")[:7], len(rows), geo), fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=3, frameon=False)
     ax.grid(axis="x", which="both", alpha=0.25)
     fig.tight_layout()
     fig.savefig(a.output, dpi=110)
