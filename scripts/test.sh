@@ -147,12 +147,12 @@ stage_end ctest-host
 
 # ------------------------------------------------ 3b. sanitizers, host lavapipe
 # ASan + UBSan (any report aborts the test binary), on the tests that reach the most host code
-# per second: the fuzzers, API errors, planning, the tuning cache, and fp32 correctness cases of
-# every kind of problem. LeakSanitizer is on too (lavapipe frees what it allocates by exit).
+# per second: the fuzzers, API errors, planning, the tuning cache, the file-safety and device-rules
+# tests, and fp32 correctness cases of every kind of problem. LeakSanitizer is on too (lavapipe frees what it allocates by exit).
 stage_start "sanitizers (ASan + UBSan) on the system lavapipe"
 SAN_BUILD="${VKCONV_SANITIZE_BUILD_DIR:-$BUILD-sanitize}"
 SAN_LOG="$LOGS/sanitizers.log"
-SAN_FILTER='*Fuzz*:*ApiErrors*:PlanExecution*:*TuningCache*:TuningRules*'
+SAN_FILTER='*Fuzz*:*ApiErrors*:PlanExecution*:*TuningCache*:TuningRules*:*FileSafety*:DeviceRules*'
 for kind in k1x1 k11x11 depthwise grouped dilation stride prime pad; do
   SAN_FILTER+=":Problems/ConvCorrectness.MatchesReference/dev0_fp32_${kind}*"
 done
