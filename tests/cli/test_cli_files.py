@@ -11,7 +11,8 @@
 4. `vkconv sweep` checks where it will write before it measures: an unusable cache folder or
    --json path is an error within seconds, with nothing measured; a sweep that has to wait for
    another process's cache lock says so, and for which process.
-5. `--seed` takes exactly the integers 0..2^64-1.
+5. `--seed` takes exactly the integers 0..2^64-1; a zero-size .npy is refused by its field, not
+   called truncated.
 
     /usr/bin/python3 test_cli_files.py path/to/vkconv
 """
@@ -219,6 +220,17 @@ def test_sweep_checks_first(vkconv, tmp):
         fail("sweep behind a held lock: did not save once the lock was released (exit %d):\n%s" % (proc.returncode, err))
 
 
+def test_zero_size_npy(vkconv, tmp):
+    """A valid .npy of zero size is read as what it is: the problem is refused by its field."""
+    x = save(os.path.join(tmp, "empty_x.npy"), np.zeros((1, 0, 8, 8), np.float32))
+    w = save(os.path.join(tmp, "empty_w.npy"), np.zeros((2, 1, 3, 3), np.float32))
+    res = run(vkconv, ["run", "--input", x, "--weight", w, "--precision", "fp32", "--iterations", "0"])
+    if not one_error_line(res) or "truncated" in res.stderr or "in_channels = 0" not in res.stderr:
+        fail("zero-size .npy: expected one error naming in_channels = 0 (not 'truncated'), got:\n" + res.stderr)
+    else:
+        print("zero-size .npy: %s" % res.stderr.strip(), flush=True)
+
+
 def test_seed(vkconv):
     base = ["run", "--batch", "1", "--in-channels", "2", "--height", "6", "--width", "6", "--out-channels", "2",
             "--kernel", "3", "--precision", "fp32", "--iterations", "0"]
@@ -243,6 +255,7 @@ def main():
         test_output_never_an_input(vkconv, tmp)
         test_check_before_write(vkconv, tmp)
         test_sweep_checks_first(vkconv, tmp)
+        test_zero_size_npy(vkconv, tmp)
         test_seed(vkconv)
     if FAILURES:
         print("%d failure(s)" % len(FAILURES))
