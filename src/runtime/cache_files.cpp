@@ -75,8 +75,14 @@ FileRead readFileAtMost(const std::string& path, std::string& out, size_t maxByt
     out.clear();
     std::ifstream in(path, std::ios::binary);
     if (!in) return FileRead::Absent;
-    // Read one byte past the limit: a file that grows while it is read is caught too.
-    std::string data(maxBytes + 1, '\0');
+    // Sized by the file (not by the limit: most caches are small), reading one byte past the
+    // limit so that a file that grows while it is read is caught too.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size < 0 || !in) return FileRead::Absent;
+    if (uint64_t(size) > maxBytes) return FileRead::TooLarge;
+    std::string data(size_t(size) + 1, '\0');
     in.read(&data[0], std::streamsize(data.size()));
     if (in.bad()) return FileRead::Absent;
     const size_t got = size_t(in.gcount());
