@@ -14,6 +14,7 @@
 
 #include "select/config_select.hpp"   // src/: the heuristic and the candidates
 #include "kernels/grouped_direct/grouped_direct.hpp"  // src/: groupedDirectServes
+#include "kernels/kernel_family.hpp"
 #include "test_devices.hpp"
 #include "test_problems.hpp"
 #include "tuning_fakes.hpp"
@@ -366,21 +367,17 @@ TEST(GroupedDirectRules, TuningNeighboursAreGroupedDirectTiles) {
     }
 }
 
-// kernel-lab --skip reaches the grouped direct kernel through debugSkip: the parts it can leave
-// out (1 input loads, 2 arithmetic, 4 stores) are accepted, any other bit refused by name.
-TEST(GroupedDirectRules, DebugSkipTakesItsThreeParts) {
+// kernel-lab --skip reaches the grouped direct kernel through the diagnostics' mask: the parts
+// its shader can leave out (1 input loads, 2 arithmetic, 4 stores); the fp32 GEMM has none.
+TEST(GroupedDirectRules, DiagnosticsLeaveOutItsThreeParts) {
     const DeviceInfo gpu = fakeCoopMatDevice(false);
     const ConvProblem p = problem(2, 32, 14, 14, 32, 3, 3, 32, 1, 1);
     const auto candidates = detail::groupedDirectCandidates(gpu, p);
     ASSERT_FALSE(candidates.empty());
-    KernelConfig c = candidates.front();
-    for (uint32_t skip : {1u, 2u, 4u, 7u}) {
-        c.debugSkip = skip;
-        EXPECT_EQ(canImplement(c, gpu, p), "") << skip;
-        EXPECT_NE(c.str().find("DEBUG-SKIP " + std::to_string(skip)), std::string::npos) << c.str();
-    }
-    c.debugSkip = 8;
-    EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("debugSkip at most 7"));
+    EXPECT_EQ(detail::familyOf(candidates.front()).diagnosticParts(), 7u);
+    KernelConfig gemm;
+    gemm.path = Path::Fp32;
+    EXPECT_EQ(detail::familyOf(gemm).diagnosticParts(), 0u);
 }
 
 // Rows a thread: any count from 1 to 16 (a 14-row plane takes 14 or 7), refused past 16 by name.

@@ -45,6 +45,10 @@ struct WarmupReport {
     int runs = 0;       // runs in that time
 };
 
+namespace detail {
+struct Diagnostics;  // vkconv's own diagnostics tools (kernel-lab --skip); not part of the API
+}
+
 class Conv2d {
 public:
     // weight: KCRS (C per group), problem.weightElements() floats; bias: K floats, or null when
@@ -53,6 +57,10 @@ public:
            const float* bias, const ConvOptions& options = {});
     Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
            const std::vector<float>& bias, const ConvOptions& options = {});
+    // For vkconv's diagnostics tools only: the same, with parts of the kernel left out (its
+    // results are then wrong; src/conv/diagnostics.hpp).
+    Conv2d(const Context& context, const ConvProblem& problem, const float* weight, const float* bias,
+           const ConvOptions& options, const detail::Diagnostics& diagnostics);
     ~Conv2d();
     Conv2d(Conv2d&&) noexcept;
     Conv2d& operator=(Conv2d&&) noexcept;

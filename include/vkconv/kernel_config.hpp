@@ -76,13 +76,6 @@ struct KernelConfig {
     // workspace, and a second pass adds the splits in a fixed order (deterministic) into the
     // output. 1 = no split. The K slices must divide evenly among the splits.
     uint32_t splitK = 1;
-    // Diagnostics only (cooperative-matrix kernels): leave out 1 = A's global loads, 2 = the
-    // matrix work, 4 = the output stores, 8 = the conv itself (packed loader: time the packing
-    // pass alone), to time what each costs; packed loader also 16 = the whole epilogue, 32 = the
-    // window's shared stores, 64 = the bias; channels-last and NCHW loaders also 16 = B's global
-    // loads; the grouped direct kernel 1 = the input loads, 2 = the
-    // arithmetic (and its shared-memory reads), 4 = the output stores. Results are then WRONG.
-    uint32_t debugSkip = 0;
     // Gather loader: consecutive threads take sLanes consecutive kernel taps of one output pixel
     // (S is padded to a multiple of sLanes in the K ordering); sLanes = stride keeps a strided
     // convolution's loads contiguous. 1 = one tap per thread, consecutive pixels.

@@ -10,6 +10,7 @@
 #include "runtime/buffer.hpp"
 #include "select/config_select.hpp"
 #include "conv/conv2d_impl.hpp"
+#include "conv/diagnostics.hpp"
 #include "problem/conv_plan.hpp"
 #include "kernels/kernel_family.hpp"
 #include "runtime/pipeline.hpp"
@@ -60,6 +61,10 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::ve
 
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight,
                const float* bias, const ConvOptions& options)
+    : Conv2d(context, problem, weight, bias, options, detail::Diagnostics{}) {}
+
+Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight, const float* bias,
+               const ConvOptions& options, const detail::Diagnostics& diagnostics)
     : impl_(std::make_unique<detail::Conv2dImpl>()) {
     using namespace detail;
     problem.validate();
@@ -113,6 +118,15 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     const KernelFamily& family = familyOf(c);
     if (std::string note = family.note(problem); !note.empty()) impl.why += "; " + note;
     PreparedKernel kernel = family.prepare(c, device, problem, weight);
+    if (diagnostics.skip) {
+        if (diagnostics.skip & ~family.diagnosticParts())
+            throw invalidArgument("diagnostics.skip", diagnostics.skip,
+                                  std::string(family.name()) + " can leave out the parts of mask " +
+                                      std::to_string(family.diagnosticParts()) + " only");
+        setSpecConstant(kernel.pipeline, kDebugSkipConstant, diagnostics.skip);
+        impl.debugSkip = diagnostics.skip;
+        impl.why += "; DIAGNOSTIC: parts left out (mask " + std::to_string(diagnostics.skip) + "), results are wrong";
+    }
     if (kernel.packInput) {
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
         // The tail past the last image is read only by outputs that are thrown away; zero it once

@@ -26,6 +26,7 @@ struct Conv2dImpl {
     std::shared_ptr<ComputePipeline> pipeline;
     Buffer weights, bias;
     uint64_t uniformWeightBytes = 0;  // PreparedKernel::uniformWeightBytes
+    uint32_t debugSkip = 0;           // diagnostics: the parts left out (conv/diagnostics.hpp)
 
     // Packed loader only: the pass that packs each chunk's input into `packedInput` before the
     // conv reads it, its grid per chunk, and its descriptor sets.

@@ -119,7 +119,7 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
             barrierBeforeCompute(cmd);
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
         }
-        if (packPipeline && (config.debugSkip & 8u)) {  // diagnostics: time the packing alone
+        if (packPipeline && (debugSkip & 8u)) {  // diagnostics: time the packing alone
             boundChunk = d.chunk;
             continue;
         }

@@ -78,6 +78,8 @@ public:
     // layout, instruction shape, depth or subgroup size.
     virtual std::string tileKey(const KernelConfig& config) const = 0;
     virtual NeighbourKinds neighbours(const KernelConfig& config, const DeviceInfo& device) const = 0;
+    // The DEBUG_SKIP bits the kernel's shaders know (conv/diagnostics.hpp); 0: none.
+    virtual uint32_t diagnosticParts() const { return 0x7f; }
 };
 
 // The families, in the order their candidates are listed (ties in cost go to the earlier one).

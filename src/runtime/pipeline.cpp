@@ -232,4 +232,13 @@ size_t PipelineCache::size() const {
     return n;
 }
 
+void setSpecConstant(PipelineKey& key, uint32_t id, uint32_t value) {
+    for (const VkSpecializationMapEntry& e : key.entries)
+        if (e.constantID == id && e.size == sizeof value && e.offset + sizeof value <= key.specData.size()) {
+            std::memcpy(key.specData.data() + e.offset, &value, sizeof value);
+            return;
+        }
+    throw Error(Error::Kind::Internal, key.shader + " has no 32-bit specialization constant " + std::to_string(id));
+}
+
 }  // namespace vkconv::detail

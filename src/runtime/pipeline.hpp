@@ -45,6 +45,10 @@ PipelineKey pipelineKey(const std::string& shader, const Spec& spec) {
     return key;
 }
 
+// Sets specialization constant `id` of the key to `value` (a 32-bit constant the key maps);
+// throws vkconv::Error(Internal) if the key has none of that id.
+void setSpecConstant(PipelineKey& key, uint32_t id, uint32_t value);
+
 class ComputePipeline {
 public:
     ComputePipeline(ContextImpl& context, VkPipelineLayout layout, VkPipelineCache cache,

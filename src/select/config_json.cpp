@@ -40,7 +40,7 @@ json configObject(const KernelConfig& c) {
                 {"warpsM", c.warpsM},       {"warpsN", c.warpsN}, {"mmaM", c.mmaM},
                 {"mmaN", c.mmaN},           {"mmaK", c.mmaK},     {"stages", c.stages},
                 {"aLoader", nameOf(kLoaderNames, c.aLoader)},                 {"bGlobal", c.bGlobal},
-                {"sLanes", c.sLanes},       {"debugSkip", c.debugSkip},
+                {"sLanes", c.sLanes},
                 {"tapsInner", c.tapsInner},
                 {"fragmentPrefetch", c.fragmentPrefetch},
                 {"tilesPerWorkgroup", c.tilesPerWorkgroup},
@@ -101,7 +101,11 @@ KernelConfig configFromObject(const json& j) {
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");
     if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
-    if (j.contains("debugSkip")) c.debugSkip = u32("debugSkip");
+    // Entries written while configurations carried the diagnostics' parts-left-out mask hold
+    // "debugSkip": 0 is every configuration; anything else measured a kernel with parts left out.
+    if (j.contains("debugSkip") && u32("debugSkip") != 0)
+        throw invalidArgument("config.debugSkip", jsonExcerpt(j.at("debugSkip")),
+                              "a diagnostic configuration (parts of the kernel left out), not one to run");
     if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
     if (j.contains("fragmentPrefetch")) c.fragmentPrefetch = flag("fragmentPrefetch");
     if (j.contains("splitK")) c.splitK = u32("splitK");

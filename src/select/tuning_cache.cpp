@@ -245,7 +245,6 @@ std::optional<TuningEntry> TuningCache::find(const DeviceInfo& device, const Con
                        (entry.vkconvVersion.empty() ? std::string("of unknown version") : entry.vkconvVersion) +
                        ", this is " + version() + "; ignored (sweep again)");
     if (entry.config.path != path) return ignored(name + " is for another path; ignored");
-    if (entry.config.debugSkip) return ignored(name + " is a diagnostic configuration; ignored");
     // Checked before anything else reads the configuration's fields: canImplement refuses
     // out-of-range values (a hand-edited entry) by name, without computing anything that wraps.
     if (std::string why = canImplement(entry.config, device, problem); !why.empty())

@@ -43,6 +43,7 @@
 #include "idle_warmup.hpp"     // bench/
 #include "parallel_build.hpp"  // bench/
 #include "offline_rank.hpp"
+#include "conv/diagnostics.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -60,7 +61,7 @@ static const char* kUsage =
     "  --check K          check the K fastest against the CPU reference (default 3)\n"
     "  --iterations N     timed runs per configuration (default 20)\n"
     "  --skip MASK        time the chosen configurations again with parts left out (repeatable;\n"
-    "                     KernelConfig::debugSkip: results are then wrong)\n"
+    "                     src/conv/diagnostics.hpp: results are then wrong)\n"
     "  --stats            print the driver's statistics of each pipeline (registers, memory)\n"
     "  --split-k S        also time each unsplit configuration split S ways along K, where it can\n"
     "                     run (repeatable; before --filter, so that a filter can pick them)\n"
@@ -253,14 +254,16 @@ int main(int argc, char** argv) try {
         std::printf("\n== parts left out (diagnostic: 1 = A / input loads, 2 = matrix work / arithmetic, 4 = stores)\n");
         for (size_t i = 0; i < std::min(results.size(), check); ++i)
             for (uint32_t skip : skips) {
-                KernelConfig c = results[i].second;
-                c.debugSkip = skip;
+                const KernelConfig& c = results[i].second;
                 ConvOptions o;
                 o.config = c;
-                Conv2d conv(ctx, p, w, b, o);
+                detail::Diagnostics diagnostics;
+                diagnostics.skip = skip;
+                Conv2d conv(ctx, p, w.data(), b.data(), o, diagnostics);
                 auto ms = warmup.time(conv, in, out, timing);
                 std::sort(ms.begin(), ms.end());
-                std::printf("%9.4f ms (full %.4f)  %s\n", ms[ms.size() / 2], results[i].first, c.str().c_str());
+                std::printf("%9.4f ms (full %.4f)  %s, parts left out: %u\n", ms[ms.size() / 2], results[i].first,
+                            c.str().c_str(), skip);
                 if (stats) std::printf("%s", conv.driverStatistics().c_str());
             }
     }

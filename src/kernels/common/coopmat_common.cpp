@@ -104,7 +104,6 @@ std::string coopMatNameHead(const KernelConfig& c) {
 std::string coopMatNameTail(const KernelConfig& c) {
     std::string s;
     if (c.splitK != 1) s += " split-k " + std::to_string(c.splitK);
-    if (c.debugSkip) s += " DEBUG-SKIP " + std::to_string(c.debugSkip);
     if (c.subgroupSize) s += " sg" + std::to_string(c.subgroupSize);
     return s;
 }

@@ -79,7 +79,7 @@ struct GroupedDirectSpec {
     uint32_t threadsW, threadsH, vecW, rows, channels, threads, groups, groupSteps;
     VkBool32 fromMemory;  // id 28: FROM_MEMORY
     uint32_t uniformWeightVectors;  // id 29: UNIFORM_WEIGHT_VECS (0: the weights from binding 1 only)
-    uint32_t debugSkip;   // id 40: DEBUG_SKIP (KernelConfig::debugSkip)
+    uint32_t debugSkip;   // id 40: DEBUG_SKIP (conv/diagnostics.hpp)
 
     static std::vector<VkSpecializationMapEntry> entries() {
         std::vector<VkSpecializationMapEntry> e;

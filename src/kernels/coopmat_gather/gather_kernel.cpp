@@ -48,7 +48,7 @@ CoopMatKernelSpec coopMatKernelSpec(const KernelConfig& c, const ProblemSpec& pr
     spec.subgroup = c.subgroupSize;
     spec.threads = c.threads();
     spec.bGlobal = c.bGlobal ? VK_TRUE : VK_FALSE;
-    spec.debugSkip = c.debugSkip;
+    spec.debugSkip = 0;  // parts are left out by diagnostics only (conv/diagnostics.hpp)
     spec.sLanes = c.aLoader == ALoader::Gather ? c.sLanes : 1;
     return spec;
 }

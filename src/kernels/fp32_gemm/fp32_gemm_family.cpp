@@ -92,7 +92,6 @@ public:
     std::string describe(const KernelConfig& c) const override {
         std::ostringstream s;
         s << "fp32 " << c.bm << "x" << c.bn << "x" << c.bk << " thread " << c.tm << "x" << c.tn;
-        if (c.debugSkip) s << " DEBUG-SKIP " << c.debugSkip;
         if (c.subgroupSize) s << " sg" << c.subgroupSize;
         return s.str();
     }
@@ -102,6 +101,8 @@ public:
         std::snprintf(key, sizeof key, "%s %ux%ux%u", name(), c.bm, c.bn, c.bk);
         return key;
     }
+
+    uint32_t diagnosticParts() const override { return 0; }  // conv2d_fp32.comp has no DEBUG_SKIP
 
     NeighbourKinds neighbours(const KernelConfig& c, const DeviceInfo&) const override {
         std::vector<KernelConfig> out;  // the same tile, other thread tiles

@@ -83,7 +83,6 @@ uint32_t groupedDirectTilesPerImage(const KernelConfig& c, const ConvProblem& p)
 
 std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (c.directThreadsW == 0 || c.directThreadsH == 0) return "grouped-direct threads must be >= 1 along W and H";
-    if (c.debugSkip > 7) return "grouped-direct leaves out 1, 2 or 4 (debugSkip at most 7), not " + std::to_string(c.debugSkip);
     if (c.directVecW != 1 && c.directVecW != 2 && c.directVecW != 4 && c.directVecW != 8)
         return "grouped-direct outputs a thread computes along W must be 1, 2, 4 or 8, not " +
                std::to_string(c.directVecW);

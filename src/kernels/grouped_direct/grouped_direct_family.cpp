@@ -75,7 +75,6 @@ public:
         if (c.directGroups != 1) s << " groups " << c.directGroups;
         if (c.directGroupSteps != 1) s << " serial " << c.directGroupSteps;
         if (c.directFromMemory) s << " from-memory";
-        if (c.debugSkip) s << " DEBUG-SKIP " << c.debugSkip;
         if (c.subgroupSize) s << " sg" << c.subgroupSize;
         return s.str();
     }
@@ -88,6 +87,8 @@ public:
                       c.directVecW * c.directThreadsW, c.directChannels, c.directGroups);
         return key;
     }
+
+    uint32_t diagnosticParts() const override { return 7; }  // input loads, arithmetic, stores
 
     NeighbourKinds neighbours(const KernelConfig& c, const DeviceInfo&) const override {
         return {{groupedDirectNeighbours(c), 5}};

@@ -20,7 +20,7 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.groups = c.directGroups;
     spec.groupSteps = c.directGroupSteps;
     spec.fromMemory = c.directFromMemory ? VK_TRUE : VK_FALSE;
-    spec.debugSkip = c.debugSkip;
+    spec.debugSkip = 0;  // parts are left out by diagnostics only (conv/diagnostics.hpp)
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
     // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded
