@@ -245,7 +245,7 @@ TEST(GroupedDirectRules, HeuristicKeepsWideGroupsOnTheGemmKernel) {
                                      problem(8, 128, 28, 28, 128, 3, 3, 2, 1, 1), problem(2, 8, 20, 20, 8, 3, 3, 1, 1, 1),
                                      problem(2, 3, 20, 20, 1, 3, 3, 1)}) {
             const auto choice = detail::selectConfig(Path::Fp32, device, p);
-            EXPECT_FALSE(choice.config.groupedDirect()) << p.str() << ": " << choice.config.str();
+            EXPECT_STRNE(choice.config.kernel(), "grouped-direct") << p.str() << ": " << choice.config.str();
             EXPECT_TRUE(detail::groupedDirectCandidates(device, p).empty()) << p.str();
         }
     }
@@ -284,9 +284,9 @@ TEST(GroupedDirectRules, HeuristicLeadsWithGroupedDirectWhereItServesOnAGpu) {
     const ConvProblem p = problem(1, 32, 6, 6, 32, 3, 3, 2, 1, 1);
     ASSERT_TRUE(detail::groupedDirectServes(p));
     const auto choice = detail::selectConfig(Path::Fp32, gpu, p);
-    EXPECT_TRUE(choice.config.groupedDirect()) << choice.config.str();
+    EXPECT_STREQ(choice.config.kernel(), "grouped-direct") << choice.config.str();
     EXPECT_TRUE(std::any_of(choice.weighed.begin(), choice.weighed.end(),
-                            [](const auto& w) { return !w.first.groupedDirect(); }))
+                            [](const auto& w) { return std::string(w.first.kernel()) != "grouped-direct"; }))
         << "the GEMM tiles stay in the list, for the sweep";
 }
 
@@ -306,7 +306,7 @@ TEST(GroupedDirectRules, FromMemoryLeadsWhereMeasuredFaster) {
     };
     for (const auto& [p, fromMemory] : layers) {
         const KernelConfig c = detail::selectConfig(Path::Fp32, gpu, p).config;
-        EXPECT_TRUE(c.groupedDirect()) << p.str() << ": " << c.str();
+        EXPECT_STREQ(c.kernel(), "grouped-direct") << p.str() << ": " << c.str();
         EXPECT_EQ(c.directFromMemory, fromMemory) << p.str() << ": " << c.str();
         const auto candidates = detail::groupedDirectCandidates(gpu, p);
         EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
@@ -342,7 +342,7 @@ TEST(GroupedDirectRules, CandidatesFitEveryProfile) {
                     EXPECT_LE(c.threads(), device.maxWorkGroupInvocations) << label << ": " << c.str();
                     EXPECT_LE(c.sharedMemoryBytes(p), device.maxSharedMemoryBytes) << label << ": " << c.str();
                 }
-                EXPECT_TRUE(detail::selectConfig(Path::Fp32, device, p).config.groupedDirect()) << label;
+                EXPECT_STREQ(detail::selectConfig(Path::Fp32, device, p).config.kernel(), "grouped-direct") << label;
             }
         }
     }
@@ -356,12 +356,12 @@ TEST(GroupedDirectRules, TuningNeighboursAreGroupedDirectTiles) {
         const DeviceInfo& device = testDevices()[size_t(d)];
         const ConvProblem p = problem(32, 128, 56, 56, 128, 3, 3, 32, 1, 1);
         const KernelConfig current = detail::selectConfig(Path::Fp32, device, p).config;
-        ASSERT_TRUE(current.groupedDirect()) << current.str();
+        ASSERT_STREQ(current.kernel(), "grouped-direct") << current.str();
         const auto nearby = nearbyConfigs(current, device, p);
         ASSERT_GT(nearby.size(), 1u);
         EXPECT_EQ(nearby.front(), current);
         for (const auto& c : nearby) {
-            EXPECT_TRUE(c.groupedDirect()) << c.str();
+            EXPECT_STREQ(c.kernel(), "grouped-direct") << c.str();
             EXPECT_EQ(canImplement(c, device, p), "") << c.str();
         }
     }

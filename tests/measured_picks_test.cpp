@@ -483,7 +483,7 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
     for (const MeasuredPick& m : picks)
         for (const auto& [name, device] : devices) {
             const KernelConfig c = detail::selectConfig(Path::Fp32, device, m.problem).config;
-            EXPECT_TRUE(c.groupedDirect()) << m.layer << " on " << name << ": " << c.str();
+            EXPECT_STREQ(c.kernel(), "grouped-direct") << m.layer << " on " << name << ": " << c.str();
             EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " on " << name;
             // A staged pick's name is the start of its from-memory twin's.
             EXPECT_EQ(c.directFromMemory, std::string(m.config).find("from-memory") != std::string::npos)

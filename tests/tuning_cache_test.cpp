@@ -56,7 +56,7 @@ void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
     EXPECT_EQ(a.bGlobal, b.bGlobal);
     EXPECT_EQ(a.sLanes, b.sLanes);
     EXPECT_EQ(a.subgroupSize, b.subgroupSize);
-    EXPECT_EQ(a.bRegisters(), b.bRegisters());
+    EXPECT_STREQ(a.kernel(), b.kernel());
     EXPECT_EQ(a.tilesPerWorkgroup, b.tilesPerWorkgroup);
     EXPECT_EQ(a.splitK, b.splitK);
     EXPECT_EQ(a.fp32Kernel, b.fp32Kernel);

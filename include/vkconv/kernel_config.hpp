@@ -81,7 +81,7 @@ struct KernelConfig {
     // convolution's loads contiguous. 1 = one tap per thread, consecutive pixels.
     uint32_t sLanes = 1;
     // Packed loader: each workgroup computes tilesPerWorkgroup M tiles (its subgroups keep B in
-    // registers across them: bRegisters()).
+    // registers across them).
     uint32_t tilesPerWorkgroup = 1;
     uint32_t subgroupSize = 0;  // the size the kernel is built for; 0 = the device's default
     // fp32 path: the GEMM tile above, or the grouped direct kernel with its own tile: a workgroup
@@ -105,11 +105,10 @@ struct KernelConfig {
     // group; then " groups G" and " serial S" where directGroups, directGroupSteps are above 1,
     // and " from-memory" with directFromMemory)
     std::string str() const;
-    bool groupedDirect() const { return path == Path::Fp32 && fp32Kernel == Fp32Kernel::GroupedDirect; }
-    // The packed loader's one kernel keeps B in registers: each subgroup its MMA_N columns for
-    // the whole K (warpsM = 1, bn = warpsN * mmaN). Its kernel with B staged through shared
-    // memory lost 2.3-3.2x on every layer it served and was removed (bench/RESULTS.md).
-    bool bRegisters() const { return path != Path::Fp32 && aLoader == ALoader::Packed; }
+    // The kernel that runs it: "fp32-gemm", "grouped-direct", "coopmat-gather", "coopmat-packed"
+    // (B held in registers: each subgroup its MMA_N columns for the whole K), "channels-last-nhwc"
+    // or "channels-last-nchw" (docs/architecture.md).
+    const char* kernel() const;
 
     bool operator==(const KernelConfig& o) const { return str() == o.str(); }
 };

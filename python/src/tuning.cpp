@@ -101,7 +101,12 @@ void bindConfig(nb::module_& m) {
         .def_rw("fragment_prefetch", &KernelConfig::fragmentPrefetch)
         .def_rw("b_global", &KernelConfig::bGlobal)
         .def_rw("s_lanes", &KernelConfig::sLanes)
-        .def_prop_ro("b_registers", &KernelConfig::bRegisters, "the packed loader's kernel: B in registers")
+        .def_prop_ro("b_registers",
+                     [](const KernelConfig& c) { return std::string(c.kernel()) == "coopmat-packed"; },
+                     "whether it runs the packed loader's kernel, which holds B in registers")
+        .def_prop_ro("kernel", &KernelConfig::kernel,
+                     "the kernel that runs it: 'fp32-gemm', 'grouped-direct', 'coopmat-gather', "
+                     "'coopmat-packed', 'channels-last-nhwc' or 'channels-last-nchw'")
         .def_rw("tiles_per_workgroup", &KernelConfig::tilesPerWorkgroup)
         .def_rw("split_k", &KernelConfig::splitK)
         .def_rw("subgroup_size", &KernelConfig::subgroupSize)

@@ -96,7 +96,7 @@ KernelConfig configFromObject(const json& j) {
     c.subgroupSize = u32("subgroupSize");
     // Entries written while the patch loader existed also hold its "tileH" and "tileW", and those
     // written while B in registers was a field of its own "bRegisters" (now the packed loader's
-    // kernel, KernelConfig::bRegisters()): ignored.
+    // kernel): ignored.
     // Fields added after the format's first entries: absent means what configurations were
     // before the field existed (its default).
     if (j.contains("sLanes")) c.sLanes = u32("sLanes");

@@ -63,6 +63,8 @@ uint32_t KernelConfig::sharedMemoryBytes(const ConvProblem& p) const {
 
 std::string KernelConfig::str() const { return detail::familyOf(*this).describe(*this); }
 
+const char* KernelConfig::kernel() const { return detail::familyOf(*this).name(); }
+
 // Every field within a range no kernel exceeds, so that the products below (threads, shared
 // memory, tiles) stay far from 2^32 and 2^64: a configuration from a hand-edited or corrupt
 // tuning cache entry is refused here by name, never wrapped into a small value that fits.
