@@ -38,13 +38,6 @@ using test::writeText;
 // copy/dump/destroy of a parsed value.
 std::string nested(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
-KernelConfig fp32Config() {
-    KernelConfig c;
-    c.path = Path::Fp32;
-    c.bm = 64, c.bn = 32, c.bk = 8, c.tm = 4, c.tn = 2;
-    return c;
-}
-
 std::string tuningCacheWithEntry(const std::string& entry) {
     return "{\"format\": \"vkconv tuning cache\", \"version\": 2, \"devices\": {\"" + deviceKey(fakeDevice()) +
            "\": {\"entries\": {\"" + problemKey(smallProblem(), Path::Fp32) + "\": " + entry + "}}}}";

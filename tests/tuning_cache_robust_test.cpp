@@ -32,13 +32,6 @@ using test::readText;
 using test::TempDir;
 using test::writeText;
 
-KernelConfig fp32Config(uint32_t bm = 64, uint32_t bn = 32) {
-    KernelConfig c;
-    c.path = Path::Fp32;
-    c.bm = bm, c.bn = bn, c.bk = 8, c.tm = 4, c.tn = 2;
-    return c;
-}
-
 // Saves one fp32 entry, then rewrites the named field of it in the file.
 void saveThenEdit(const TempDir& dir, const DeviceInfo& device, const ConvProblem& problem,
                   const char* field, const json& value) {

@@ -28,13 +28,6 @@ using test::readText;
 using test::TempDir;
 using test::writeText;
 
-KernelConfig fp32Config(uint32_t bm = 64, uint32_t bn = 32, uint32_t tm = 4, uint32_t tn = 2) {
-    KernelConfig c;
-    c.path = Path::Fp32;
-    c.bm = bm, c.bn = bn, c.bk = 8, c.tm = tm, c.tn = tn;
-    return c;
-}
-
 // Every field, one by one: KernelConfig::operator== compares names, which could hide a field
 // that the name does not show.
 void expectSameFields(const KernelConfig& a, const KernelConfig& b) {

@@ -6,6 +6,7 @@
 #include "described_devices.hpp"
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/device_info.hpp"
+#include "vkconv/kernel_config.hpp"
 
 namespace vkconv {
 
@@ -41,6 +42,14 @@ inline DeviceInfo fakeCoopMatDevice(bool mesaLike) {
 // own shapes (16x8x8 and f16 accumulators besides the fake's two), 132 compute units.
 inline DeviceInfo describedH200() {
     return deviceInfoFromJson(kDescribedH200);
+}
+
+// A small fp32 GEMM configuration every device runs: BM x BN x 8, TM x TN a thread.
+inline KernelConfig fp32Config(uint32_t bm = 64, uint32_t bn = 32, uint32_t tm = 4, uint32_t tn = 2) {
+    KernelConfig c;
+    c.path = Path::Fp32;
+    c.bm = bm, c.bn = bn, c.bk = 8, c.tm = tm, c.tn = tn;
+    return c;
 }
 
 inline ConvProblem smallProblem() {

@@ -39,6 +39,8 @@ inline int64_t saturatingProduct(std::initializer_list<int64_t> factors) {
     return checkedProduct(factors).value_or(std::numeric_limits<int64_t>::max());
 }
 
+inline bool isPowerOfTwo(uint64_t v) { return v && !(v & (v - 1)); }
+
 // A resource count of a configuration as the 32-bit value a pipeline takes; a product that does
 // not fit (a hand-edited tuning cache entry with 2^28 subgroups) is an error naming its factors.
 inline uint32_t fitU32(const char* what, std::optional<uint64_t> value, const std::string& factors) {

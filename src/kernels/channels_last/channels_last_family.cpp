@@ -11,12 +11,12 @@
 #include "kernels/channels_last/split_k.hpp"
 #include "kernels/common/coopmat_common.hpp"
 #include "kernels/common/device_fill.hpp"
+#include "runtime/checked_math.hpp"
 
 namespace vkconv::detail {
 
 namespace {
 
-bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 
 // The kernel's rules and tiling; each loader adds what it reads and how.
@@ -91,7 +91,7 @@ public:
 
     std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
         if (std::string why = coopMatFieldRules(c, /*splitsK=*/true); !why.empty()) return why;
-        if (!c.bGlobal && !isPow2(c.bk)) return "BK must be a power of two";
+        if (!c.bGlobal && !isPowerOfTwo(c.bk)) return "BK must be a power of two";
         if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
         if (std::string why = coopMatDeviceSupport(c, d); !why.empty()) return why;
         if (std::string why = loaderRules(c, d, p); !why.empty()) return why;

@@ -12,7 +12,6 @@ namespace vkconv::detail {
 
 namespace {
 
-bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 }  // namespace
 
@@ -59,9 +58,9 @@ public:
     std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
         if (std::string why = coopMatFieldRules(c, /*splitsK=*/false); !why.empty()) return why;
         // With B not staged BK may be any multiple of the instruction's K.
-        if (!c.bGlobal && !isPow2(c.bk)) return "BK must be a power of two";
+        if (!c.bGlobal && !isPowerOfTwo(c.bk)) return "BK must be a power of two";
         if (c.bGlobal && c.bn % 8) return "bglobal needs BN a multiple of 8 (16-byte rows)";
-        if (!isPow2(c.bm)) return "BM must be a power of two";
+        if (!isPowerOfTwo(c.bm)) return "BM must be a power of two";
         if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
         if (std::string why = coopMatDeviceSupport(c, d); !why.empty()) return why;
         if (c.sLanes == 0 || c.bk % c.sLanes) return "BK must be a multiple of the gather lanes";

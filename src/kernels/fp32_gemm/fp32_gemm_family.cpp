@@ -13,7 +13,6 @@ namespace vkconv::detail {
 
 namespace {
 
-bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 }  // namespace
 
@@ -47,8 +46,8 @@ public:
     std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
         if (std::string why = fp32SubgroupRule(c, d); !why.empty()) return why;
         if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
-        if (!isPow2(c.bk)) return "BK must be a power of two";
-        if (!isPow2(c.bm)) return "BM must be a power of two";
+        if (!isPowerOfTwo(c.bk)) return "BK must be a power of two";
+        if (!isPowerOfTwo(c.bm)) return "BM must be a power of two";
         if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
         if (c.tm == 0 || c.tn == 0 || c.bm % c.tm || c.bn % c.tn)
             return "tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + " is not a whole number of thread tiles";
