@@ -120,6 +120,14 @@ void requireWritableFolder(const std::string& dir, const std::string& what) {
     ::unlink(probe.c_str());
 }
 
+std::string unwritableFileReason(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (::access(folder.c_str(), W_OK) != 0) return "cannot write in " + folder + ": " + std::strerror(errno);
+    if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) return std::strerror(errno);
+    return "";
+}
+
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
     writeFileAtomically(path, {ByteSpan{bytes.data(), bytes.size()}});
 }

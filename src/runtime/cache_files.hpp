@@ -44,6 +44,10 @@ FileIdentity fileIdentity(const std::string& path);
 // nowhere to save. Creates and removes a temporary file.
 void requireWritableFolder(const std::string& dir, const std::string& what);
 
+// Why `path` could not be written now (its folder, which is not made, takes no new files, or the
+// file exists and is not writable), "" if it could: checked before work whose result goes there.
+std::string unwritableFileReason(const std::string& path);
+
 // Creates the file's folder (and parents) if needed, writes `bytes` to a temporary file next to
 // `path` and renames it over `path`. Throws vkconv::Error(Io) naming the path and the cause.
 void writeFileAtomically(const std::string& path, const std::string& bytes);

@@ -10,12 +10,9 @@
 // Entries are checked when looked up: a malformed one is ignored (with a note) and kept in the
 // file. A file that is not a tuning cache at all is ignored, and moved aside (never deleted) by
 // the next save. A file of a newer format is ignored and never overwritten.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cerrno>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -86,6 +83,16 @@ json emptyDocument() { return json{{"format", kFormat}, {"version", kVersion}, {
 // no devices object); Newer: a format this vkconv does not know, written by a newer one.
 enum class ReadStatus { Absent, Ok, Unreadable, Newer };
 
+Error noCacheFolder() {
+    return Error(Error::Kind::Io, "no cache folder to save the tuning cache in (set VKCONV_CACHE_DIR, "
+                                  "XDG_CACHE_HOME or HOME, or pass a folder)");
+}
+
+Error newerFormat(const std::string& file, const std::string& problem) {
+    return Error(Error::Kind::Io, "tuning cache " + file + " has " + problem +
+                                      "; not overwritten (use that vkconv, or another --cache-dir)");
+}
+
 // The document's structure only: entries are checked one by one when looked up.
 ReadStatus checkDocument(const json& doc, std::string& problem) {
     if (!doc.is_object() || !doc.contains("format") || doc.at("format") != kFormat) {
@@ -123,6 +130,8 @@ struct TuningCache::State {
     std::vector<std::tuple<std::string, std::string, json, json>> puts;
     std::vector<std::string> notes;
     WarningHandler warn;
+    ReadStatus readStatus = ReadStatus::Absent;  // how the constructor's read went
+    std::string readProblem;                     // and why, when not Ok
 
     // The file's document (empty when absent or not Ok; `problem` says why when not Ok). Reads
     // at most kTuningCacheLimits.maxBytes and nothing nested deeper than its depth.
@@ -181,8 +190,9 @@ TuningCache::TuningCache(const std::string& dir, WarningHandler onWarning)
         s.notes.push_back("no cache folder (set VKCONV_CACHE_DIR, XDG_CACHE_HOME or HOME)");
         return;
     }
-    std::string problem;
-    const ReadStatus status = s.read(s.document, problem);
+    s.readStatus = s.read(s.document, s.readProblem);
+    const ReadStatus status = s.readStatus;
+    const std::string& problem = s.readProblem;
     if (status == ReadStatus::Absent || status == ReadStatus::Ok) return;
     const std::string note =
         status == ReadStatus::Newer
@@ -278,25 +288,17 @@ void TuningCache::put(const DeviceInfo& device, const ConvProblem& problem, cons
 
 void TuningCache::requireWritable() const {
     const State& s = *state_;
-    if (s.dir.empty())
-        throw Error(Error::Kind::Io, "no cache folder to save the tuning cache in (set VKCONV_CACHE_DIR, "
-                                     "XDG_CACHE_HOME or HOME, or pass a folder)");
+    if (s.dir.empty()) throw noCacheFolder();
     detail::requireWritableFolder(s.dir, "tuning cache folder " + s.dir);
-    std::string problem;
-    json doc;
-    if (s.read(doc, problem) == ReadStatus::Newer)
-        throw Error(Error::Kind::Io, "tuning cache " + file() + " has " + problem +
-                                         "; not overwritten (use that vkconv, or another --cache-dir)");
-    const std::string file = this->file();
-    if (::access(file.c_str(), F_OK) == 0 && ::access(file.c_str(), W_OK) != 0 && errno != ENOENT)
-        throw Error(Error::Kind::Io, "tuning cache " + file + " is not writable: " + std::strerror(errno));
+    // A newer format is never overwritten (save() refuses it): as the constructor read it.
+    if (s.readStatus == ReadStatus::Newer) throw newerFormat(file(), s.readProblem);
+    if (const std::string why = detail::unwritableFileReason(file()); !why.empty())
+        throw Error(Error::Kind::Io, "tuning cache " + file() + ": " + why);
 }
 
 void TuningCache::save() {
     State& s = *state_;
-    if (s.dir.empty())
-        throw Error(Error::Kind::Io, "no cache folder to save the tuning cache in (set VKCONV_CACHE_DIR, "
-                                     "XDG_CACHE_HOME or HOME, or pass a folder)");
+    if (s.dir.empty()) throw noCacheFolder();
     // Read, merge and write under one lock: another process (or thread) saving at the same time
     // waits, then merges our entries in turn. Start from what is on disk now, then apply our puts.
     detail::FileLock lock(file() + ".lock", s.warn);
@@ -305,9 +307,7 @@ void TuningCache::save() {
     switch (s.read(doc, problem)) {
         case ReadStatus::Absent:
         case ReadStatus::Ok: break;
-        case ReadStatus::Newer:
-            throw Error(Error::Kind::Io, "tuning cache " + file() + " has " + problem +
-                                             "; not overwritten (use that vkconv, or another --cache-dir)");
+        case ReadStatus::Newer: throw newerFormat(file(), problem);
         case ReadStatus::Unreadable: {
             const std::string aside = detail::moveAside(file());
             s.warn("tuning cache " + file() + " was corrupt (" + problem + "); kept as " + aside +

@@ -2,13 +2,11 @@
 // Problems come from flags (default alexnet1; problem_options.hpp says how the flags combine) or a
 // named shape of bench/shapes.json, with random inputs, or from NumPy files.
 #include <errno.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -111,10 +109,8 @@ void checkFlagCombinations(const RunFlags& f) {
     // name for it, a symbolic or hard link, is caught too).
     if (!f.output.empty()) {
         // Where the result goes is checked before any work, not found unwritable at the end.
-        const size_t slash = f.output.rfind('/');
-        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : f.output.substr(0, slash);
-        if (::access(folder.c_str(), W_OK) != 0)
-            throw invalidArgument("--output", f.output, "cannot write in " + folder + ": " + std::strerror(errno));
+        if (const std::string why = detail::unwritableFileReason(f.output); !why.empty())
+            throw invalidArgument("--output", f.output, why);
         const detail::FileIdentity out = detail::fileIdentity(f.output);
         const std::pair<const char*, const std::string*> inputs[] = {
             {"--input", &f.numpy.input}, {"--weight", &f.numpy.weight}, {"--bias", &f.numpy.bias}};

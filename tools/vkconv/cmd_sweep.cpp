@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -133,14 +132,9 @@ void writeJson(const SweepFlags& f, const std::vector<ProblemSweep>& results, co
 // Where the sweep will write (--json's folder, the tuning cache), checked before anything is
 // measured: a sweep must not learn after minutes of timing that it has nowhere to save.
 void requireWritableOutputs(const SweepFlags& f, const TuningCache& cache) {
-    if (!f.json.empty()) {
-        const size_t slash = f.json.rfind('/');
-        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : f.json.substr(0, slash);
-        if (::access(folder.c_str(), W_OK) != 0)
-            throw Error(Error::Kind::Io, "--json " + f.json + ": cannot write in " + folder + ": " + std::strerror(errno));
-        if (::access(f.json.c_str(), F_OK) == 0 && ::access(f.json.c_str(), W_OK) != 0)
-            throw Error(Error::Kind::Io, "--json " + f.json + ": " + std::strerror(errno));
-    }
+    if (!f.json.empty())
+        if (const std::string why = detail::unwritableFileReason(f.json); !why.empty())
+            throw Error(Error::Kind::Io, "--json " + f.json + ": " + why);
     if (!f.noSave) cache.requireWritable();
 }
 
