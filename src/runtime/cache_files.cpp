@@ -12,7 +12,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
-#include <sstream>
+#include <limits>
 
 #include "vkconv/error.hpp"
 
@@ -27,6 +27,12 @@ std::string env(const char* name) {
 
 Error ioError(const std::string& what, const std::string& path, int err) {
     return Error(Error::Kind::Io, what + " " + path + ": " + std::strerror(err));
+}
+
+// The folder a file path names: "." for a bare name, "/" for one at the root.
+std::string folderOf(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
 // mkdir -p.
@@ -62,27 +68,20 @@ std::string cacheDirFor(const std::string& explicitDir) {
 }
 
 bool readWholeFile(const std::string& path, std::string& out) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) return false;
-    out = s.str();
-    return true;
+    return readFileAtMost(path, out, std::numeric_limits<size_t>::max() - 1) == FileRead::Ok;
 }
 
 FileRead readFileAtMost(const std::string& path, std::string& out, size_t maxBytes) {
     out.clear();
+    // Only a regular file is read (a folder opens, and reports a size of 2^63), into a buffer
+    // sized by the file, not by the limit: most are small.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return FileRead::Absent;
+    if (uint64_t(st.st_size) > maxBytes) return FileRead::TooLarge;
     std::ifstream in(path, std::ios::binary);
     if (!in) return FileRead::Absent;
-    // Sized by the file (not by the limit: most caches are small), reading one byte past the
-    // limit so that a file that grows while it is read is caught too.
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0, std::ios::beg);
-    if (size < 0 || !in) return FileRead::Absent;
-    if (uint64_t(size) > maxBytes) return FileRead::TooLarge;
-    std::string data(size_t(size) + 1, '\0');
+    // One byte past the size, so that a file that grew since is caught too.
+    std::string data(size_t(st.st_size) + 1, '\0');
     in.read(&data[0], std::streamsize(data.size()));
     if (in.bad()) return FileRead::Absent;
     const size_t got = size_t(in.gcount());
@@ -121,8 +120,7 @@ void requireWritableFolder(const std::string& dir, const std::string& what) {
 }
 
 std::string unwritableFileReason(const std::string& path) {
-    const size_t slash = path.rfind('/');
-    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    const std::string folder = folderOf(path);
     if (::access(folder.c_str(), W_OK) != 0) return "cannot write in " + folder + ": " + std::strerror(errno);
     if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) return std::strerror(errno);
     return "";
@@ -143,8 +141,7 @@ void writeFileAtomically(const std::string& path, std::initializer_list<ByteSpan
             std::free(resolved);
         }
     }
-    const size_t slash = target.rfind('/');
-    if (createFolder && slash != std::string::npos) makeDirs(target.substr(0, slash));
+    if (createFolder) makeDirs(folderOf(target));
     // Unique per process and per call, so that concurrent writers never share a temporary file.
     static std::atomic<unsigned> counter{0};
     const std::string temp = target + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
@@ -173,8 +170,7 @@ void writeFileAtomically(const std::string& path, std::initializer_list<ByteSpan
 }
 
 FileLock::FileLock(const std::string& path, const std::function<void(const std::string&)>& onWait) {
-    const size_t slash = path.rfind('/');
-    if (slash != std::string::npos) makeDirs(path.substr(0, slash));
+    makeDirs(folderOf(path));
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) throw ioError("cannot open the lock file", path, errno);
     bool told = false;

@@ -15,14 +15,15 @@ namespace vkconv::detail {
 // "" if none is set.
 std::string cacheDirFor(const std::string& explicitDir);
 
-// The whole file into `out`; false if it does not exist or cannot be read.
+// The whole file into `out`; false if it does not exist, is not a regular file, or cannot be read.
 bool readWholeFile(const std::string& path, std::string& out);
 
 // How reading a file of bounded size went.
 enum class FileRead { Absent, Ok, TooLarge };
 
 // The whole file into `out` if it holds at most `maxBytes` bytes (larger: TooLarge, `out` empty,
-// nothing read past the limit). Absent if it does not exist or cannot be read.
+// nothing read past the limit). Absent if it does not exist, is not a regular file, or cannot be
+// read.
 FileRead readFileAtMost(const std::string& path, std::string& out, size_t maxBytes);
 
 // What identifies one version of a file (device, inode, size, modification time): a file
