@@ -136,9 +136,11 @@ public:
                 v.splitK = s;
                 splits.push_back(v);
             }
-        return {{stageNeighbours(c), 2}, {warpLayoutNeighbours(c), 2}, {{}, 2},        {splits, 1},
-                {shapeNeighbours(c, d, false), 1}, {{gather}, 1},     {prefetch, 1}, {{}, 0},
-                {subgroupNeighbours(c, d), 0}};
+        OwnNeighbours own;
+        own.splits = std::move(splits);
+        own.alternative = {gather};
+        own.prefetch = std::move(prefetch);
+        return coopMatNeighbours(c, d, /*bRegisters=*/false, std::move(own));
     }
 
 protected:

@@ -108,6 +108,8 @@ std::string coopMatNameTail(const KernelConfig& c) {
     return s;
 }
 
+namespace {
+
 std::vector<KernelConfig> stageNeighbours(const KernelConfig& c) {
     std::vector<KernelConfig> out;
     for (int delta : {-1, 1}) {
@@ -160,6 +162,20 @@ std::vector<KernelConfig> subgroupNeighbours(const KernelConfig& c, const Device
                 out.push_back(v);
             }
     return out;
+}
+
+}  // namespace
+
+NeighbourKinds coopMatNeighbours(const KernelConfig& c, const DeviceInfo& d, bool bRegisters, OwnNeighbours own) {
+    return {{stageNeighbours(c), 2},
+            {warpLayoutNeighbours(c), 2},
+            {std::move(own.tiles), 2},
+            {std::move(own.splits), 1},
+            {shapeNeighbours(c, d, bRegisters), 1},
+            {std::move(own.alternative), 1},
+            {std::move(own.prefetch), 1},
+            {std::move(own.lanes), 0},
+            {subgroupNeighbours(c, d), 0}};
 }
 
 }  // namespace vkconv::detail

@@ -37,12 +37,21 @@ uint32_t coopMatThreads(const KernelConfig& config);
 std::string coopMatNameHead(const KernelConfig& config);
 std::string coopMatNameTail(const KernelConfig& config);  // " split-k S", " sgN"
 
-// Neighbours every cooperative-matrix family offers: one stage more and less, other warp layouts
-// of the same tile, other instruction shapes, other subgroup sizes. `bRegisters`: one subgroup
-// per instruction column (the packed family), kept so under another instruction shape.
-std::vector<KernelConfig> stageNeighbours(const KernelConfig& config);
-std::vector<KernelConfig> warpLayoutNeighbours(const KernelConfig& config);
-std::vector<KernelConfig> shapeNeighbours(const KernelConfig& config, const DeviceInfo& device, bool bRegisters);
-std::vector<KernelConfig> subgroupNeighbours(const KernelConfig& config, const DeviceInfo& device);
+// The neighbours a cooperative-matrix family has of its own, beside those every one has.
+struct OwnNeighbours {
+    std::vector<KernelConfig> tiles;        // M tiles a workgroup (the packed loader)
+    std::vector<KernelConfig> splits;       // split-K (the channels-last kernel)
+    std::vector<KernelConfig> alternative;  // the other loader, or where B lives, with the same tile
+    std::vector<KernelConfig> prefetch;     // fragment prefetch (NHWC)
+    std::vector<KernelConfig> lanes;        // taps per pixel (the gather loader)
+};
+
+// The sweep's neighbourhood of a cooperative-matrix configuration, kinds most wanted first, each
+// with how many of it are taken: one stage more and less (2), other warp layouts of the tile (2),
+// tiles a workgroup (2), splits (1), other instruction shapes (1), the alternative (1), prefetch
+// (1), lanes and subgroup sizes (only on cost). `bRegisters`: one subgroup per instruction column
+// (the packed family), kept so under another instruction shape.
+NeighbourKinds coopMatNeighbours(const KernelConfig& config, const DeviceInfo& device, bool bRegisters,
+                                 OwnNeighbours own);
 
 }  // namespace vkconv::detail

@@ -181,9 +181,10 @@ public:
                 v.sLanes = l;
                 lanes.push_back(v);
             }
-        return {{stageNeighbours(c), 2}, {warpLayoutNeighbours(c), 2}, {{}, 2},      {{}, 1},
-                {shapeNeighbours(c, d, false), 1}, {{otherB}, 1},     {{}, 1},       {lanes, 0},
-                {subgroupNeighbours(c, d), 0}};
+        OwnNeighbours own;
+        own.alternative = {otherB};
+        own.lanes = std::move(lanes);
+        return coopMatNeighbours(c, d, /*bRegisters=*/false, std::move(own));
     }
 };
 

@@ -182,9 +182,10 @@ public:
                 v.tilesPerWorkgroup = t;
                 tiles.push_back(v);
             }
-        return {{stageNeighbours(c), 2}, {warpLayoutNeighbours(c), 2}, {tiles, 2}, {{}, 1},
-                {shapeNeighbours(c, d, true), 1}, {{gather}, 1},    {{}, 1},  {{}, 0},
-                {subgroupNeighbours(c, d), 0}};
+        OwnNeighbours own;
+        own.tiles = std::move(tiles);
+        own.alternative = {gather};
+        return coopMatNeighbours(c, d, /*bRegisters=*/true, std::move(own));
     }
 };
 
