@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "runtime/cache_files.hpp"
 #include "runtime/json_limits.hpp"
 #include "vkconv/error.hpp"
 
@@ -106,14 +105,7 @@ std::string findShapesFile(const std::string& explicitPath, const std::string& a
 }
 
 ShapeCatalog loadShapes(const std::string& path) {
-    std::string text;
-    switch (detail::readFileAtMost(path, text, detail::kShapesJsonLimits.maxBytes)) {
-        case detail::FileRead::Absent: throw Error(Error::Kind::Io, "cannot open shapes file " + path);
-        case detail::FileRead::TooLarge:
-            throw Error(Error::Kind::Io, "shapes file " + path + " is larger than the " +
-                                             std::to_string(detail::kShapesJsonLimits.maxBytes) + " bytes vkconv reads");
-        case detail::FileRead::Ok: break;
-    }
+    const std::string text = detail::readJsonFile(path, "shapes file", detail::kShapesJsonLimits);
     const json doc = detail::parseJson(text, "shapes file " + path, detail::kShapesJsonLimits);
     ShapeCatalog catalog;
     catalog.path = path;

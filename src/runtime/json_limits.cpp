@@ -1,5 +1,7 @@
 #include "runtime/json_limits.hpp"
 
+#include "runtime/cache_files.hpp"
+
 namespace vkconv::detail {
 
 namespace {
@@ -56,6 +58,18 @@ nlohmann::json parseJson(const std::string& text, const std::string& what, const
         }
         throw Error(kind, what + ": not valid JSON (" + message + ")");
     }
+}
+
+std::string readJsonFile(const std::string& path, const std::string& what, const JsonLimits& limits) {
+    std::string text;
+    switch (readFileAtMost(path, text, limits.maxBytes)) {
+        case FileRead::Absent: throw Error(Error::Kind::Io, "cannot open " + what + " " + path);
+        case FileRead::TooLarge:
+            throw Error(Error::Kind::Io, what + " " + path + " is larger than the " + std::to_string(limits.maxBytes) +
+                                             " bytes vkconv reads");
+        case FileRead::Ok: break;
+    }
+    return text;
 }
 
 std::string jsonExcerpt(const nlohmann::json& value, size_t maxChars) {

@@ -34,6 +34,11 @@ constexpr JsonLimits kShapesJsonLimits{4u << 20};
 nlohmann::json parseJson(const std::string& text, const std::string& what, const JsonLimits& limits,
                          Error::Kind kind = Error::Kind::Io);
 
+// The text of the JSON file `path` (a `what`, for messages: "shapes file"), at most
+// limits.maxBytes. Throws vkconv::Error(Io) "cannot open WHAT PATH" or "WHAT PATH is larger than
+// the N bytes vkconv reads".
+std::string readJsonFile(const std::string& path, const std::string& what, const JsonLimits& limits);
+
 // A value as compact JSON for a message, cut to at most `maxChars` characters ("..." marks a cut).
 std::string jsonExcerpt(const nlohmann::json& value, size_t maxChars = 80);
 

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "config_filter.hpp"
-#include "runtime/cache_files.hpp"
 #include "select/config_select.hpp"
 #include "runtime/json_limits.hpp"
 #include "shapes.hpp"
@@ -20,14 +19,7 @@ namespace vkconv::lab {
 
 DeviceInfo loadDeviceFile(const std::string& file, int index) {
     if (index < 0) throw invalidArgument("--device-index", index, "must be >= 0");
-    std::string text;
-    switch (detail::readFileAtMost(file, text, detail::kDeviceJsonLimits.maxBytes)) {
-        case detail::FileRead::Absent: throw Error(Error::Kind::Io, "cannot open device file " + file);
-        case detail::FileRead::TooLarge:
-            throw Error(Error::Kind::Io, "device file " + file + " is larger than the " +
-                                             std::to_string(detail::kDeviceJsonLimits.maxBytes) + " bytes vkconv reads");
-        case detail::FileRead::Ok: break;
-    }
+    const std::string text = detail::readJsonFile(file, "device file", detail::kDeviceJsonLimits);
     try {
         return deviceInfoFromJson(text, size_t(index));
     } catch (const Error& e) {
