@@ -25,6 +25,10 @@ std::string describeImages(const std::vector<int64_t>& images, int64_t batch) {
     return s + " of " + std::to_string(batch);
 }
 
+namespace {
+
+// Compares `out` with `ref` element by element as CheckResult describes, adding to `result`'s
+// counts and returning the finite pairs (out, ref) for the error measures.
 void compareNonFinite(const float* out, const std::vector<double>& ref, CheckResult& result,
                       std::vector<float>& finiteOut, std::vector<double>& finiteRef) {
     for (size_t i = 0; i < ref.size(); ++i) {
@@ -40,8 +44,6 @@ void compareNonFinite(const float* out, const std::vector<double>& ref, CheckRes
         }
     }
 }
-
-namespace {
 
 bool allFinite(const float* v, int64_t n) {
     for (int64_t i = 0; i < n; ++i)

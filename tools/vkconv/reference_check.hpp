@@ -39,9 +39,4 @@ std::string describeImages(const std::vector<int64_t>& images, int64_t batch);
 CheckResult checkOutput(const ConvProblem& problem, const float* input, const float* weight,
                         const float* bias, const std::vector<float>& output, bool all);
 
-// Compares `out` with `ref` element by element as CheckResult describes, adding to `result`'s
-// counts and returning the finite pairs (out, ref) for the error measures.
-void compareNonFinite(const float* out, const std::vector<double>& ref, CheckResult& result,
-                      std::vector<float>& finiteOut, std::vector<double>& finiteRef);
-
 }  // namespace vkconv::cli
