@@ -64,7 +64,12 @@ public:
     // grouped direct kernel on the grouped problems it serves (0 for the others).
     virtual int priority(const ConvProblem&) const { return 0; }
 
-    virtual TileShape tileShape(const KernelConfig& config, const ConvProblem& problem) const = 0;
+    // The GEMM's BM x BN tile over consecutive rows, unless the family tiles otherwise.
+    virtual TileShape tileShape(const KernelConfig& config, const ConvProblem&) const {
+        TileShape t;
+        t.tileM = config.bm, t.tileN = config.bn;
+        return t;
+    }
     // Pipelines and packed weights (KCRS fp32 in).
     virtual PreparedKernel prepare(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem,
                                    const float* weight) const = 0;

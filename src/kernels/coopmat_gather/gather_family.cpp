@@ -145,12 +145,6 @@ public:
         return work * factor * (underfilled ? grid.slots / grid.workgroups : 1.0);
     }
 
-    TileShape tileShape(const KernelConfig& c, const ConvProblem&) const override {
-        TileShape t;
-        t.tileM = c.bm, t.tileN = c.bn;
-        return t;
-    }
-
     PreparedKernel prepare(const KernelConfig& c, const DeviceInfo&, const ConvProblem& p,
                            const float* weight) const override {
         return prepareCoopMatKernel(p, c, weight);
