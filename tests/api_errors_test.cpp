@@ -238,7 +238,8 @@ TEST_P(ApiErrors, ForcedConfigThatCannotImplement) {
     const ConvProblem p = small();
     KernelConfig config;
     config.path = Path::Fp32;
-    config.bm = 128, config.bn = 128, config.bk = 1024, config.tm = 8, config.tn = 8;  // 1 MiB shared
+    config.bm = 128, config.bn = 128, config.bk = 1024;  // 1 MiB shared
+    config.params = Fp32GemmKernel{8, 8};
     const std::string why = canImplement(config, context().device(), p);
     ASSERT_THAT(why, HasSubstr("shared memory"));
     ConvOptions options;
@@ -248,7 +249,8 @@ TEST_P(ApiErrors, ForcedConfigThatCannotImplement) {
         {"config = " + config.str(), "shared memory"});
 
     KernelConfig ragged = KernelConfig{};
-    ragged.bm = 64, ragged.bn = 64, ragged.tm = 3;  // 64 is not a multiple of 3
+    ragged.bm = 64, ragged.bn = 64;
+    ragged.params = Fp32GemmKernel{3, 4};  // 64 is not a multiple of 3
     options.config = ragged;
     expectInvalidArgument(
         [&] { Conv2d(context(), p, std::vector<float>(144), std::vector<float>(4), options); },

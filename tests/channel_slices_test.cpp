@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "conv_check.hpp"
 #include "test_devices.hpp"
 #include "test_problems.hpp"
@@ -35,7 +36,7 @@ struct SliceCase {
     bool tapsInner;
     bool fragmentPrefetch = false;
     uint32_t splitK = 1;
-    ALoader loader = ALoader::Nhwc;
+    std::string kernel = ChannelsLastNhwcKernel::kName;
     bool narrow = false;  // under narrowProfile(): several chunks, several dispatches a chunk, Z at most 2
 };
 
@@ -94,17 +95,17 @@ std::vector<SliceCase> sliceCases() {
     // reads 16-byte words, strided, pixels one at a time.
     ConvProblem unpadded = problem(24, 8, 16, 1, 1, 0, 1), unpaddedStrided = problem(24, 10, 16, 1, 2, 0, 1);
     unpadded.padW = unpaddedStrided.padW = 0;
-    out.push_back({"1x1_bk16_nchw_split2", unpadded, 16, false, false, 2, ALoader::Nchw});
-    out.push_back({"1x1_s2_bk16_nchw_split2", unpaddedStrided, 16, false, false, 2, ALoader::Nchw});
+    out.push_back({"1x1_bk16_nchw_split2", unpadded, 16, false, false, 2, ChannelsLastNchwKernel::kName});
+    out.push_back({"1x1_s2_bk16_nchw_split2", unpaddedStrided, 16, false, false, 2, ChannelsLastNchwKernel::kName});
     // Batches in chunks of 1 MiB of input, each chunk's grid in several dispatches (4 workgroups
     // along X): the partials of every dispatch of a chunk before its reduce pass, and reused by
     // the next chunk.
     ConvProblem chunked = problem(40, 40, 16, 3, 2, 1, 1);
     chunked.batch = 7;
-    out.push_back({"3x3_s2_bk32_split2_chunks", chunked, 32, false, false, 2, ALoader::Nhwc, true});
+    out.push_back({"3x3_s2_bk32_split2_chunks", chunked, 32, false, false, 2, ChannelsLastNhwcKernel::kName, true});
     ConvProblem chunked1x1 = problem(64, 40, 16, 1, 2, 0, 1);
     chunked1x1.batch = 7, chunked1x1.padW = 0;
-    out.push_back({"1x1_s2_bk32_nchw_split2_chunks", chunked1x1, 32, false, false, 2, ALoader::Nchw, true});
+    out.push_back({"1x1_s2_bk32_nchw_split2_chunks", chunked1x1, 32, false, false, 2, ChannelsLastNchwKernel::kName, true});
     return out;
 }
 
@@ -136,11 +137,11 @@ TEST_P(ChannelSlices, MatchesReference) {
     // case's split (the candidates split only where a GPU's grid would be underfilled).
     std::optional<KernelConfig> config =
         bestCandidate(Path::CoopMatF16, ctx.device(), c.c.problem, [&](const KernelConfig& k) {
-            return k.aLoader == c.c.loader && k.bk == c.c.bk && k.tapsInner == c.c.tapsInner &&
-                   k.fragmentPrefetch == c.c.fragmentPrefetch && k.splitK == 1;
+            return k.kernel() == c.c.kernel && k.bk == c.c.bk && detail::channelsLast(k).tapsInner == c.c.tapsInner &&
+                   detail::channelsLast(k).fragmentPrefetch == c.c.fragmentPrefetch && k.splits() == 1;
         });
     if (config) {
-        config->splitK = c.c.splitK;
+        detail::channelsLast(*config).splitK = c.c.splitK;
         const std::string why = canImplement(*config, ctx.device(), c.c.problem);
         ASSERT_TRUE(why.empty()) << config->str() << ": " << why;
     }

@@ -1,3 +1,4 @@
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "conv_check.hpp"
 
 #include <atomic>
@@ -21,7 +22,6 @@ std::string variantName(Variant variant) {
         case Variant::Fp32: return "fp32";
         case Variant::Fast: return "fast";
         case Variant::FastFp32: return "fastfp32";
-        case Variant::CoopMatBF16: return "bf16";
         case Variant::PackedBRegisters: return "breg";
         case Variant::Nhwc: return "nhwc";
         case Variant::NhwcTapsInner: return "nhwctaps";
@@ -97,7 +97,9 @@ bool forcesLoader(Variant variant) {
 std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem& named, Variant variant) {
     const ConvProblem& p = named.problem;
     const bool packed = variant == Variant::PackedBRegisters;
-    const ALoader loader = packed ? ALoader::Packed : variant == Variant::Nchw ? ALoader::Nchw : ALoader::Nhwc;
+    const std::string kernel = packed                      ? CoopMatPackedKernel::kName
+                               : variant == Variant::Nchw ? ChannelsLastNchwKernel::kName
+                                                          : ChannelsLastNhwcKernel::kName;
     const NchwConfig nchwKind = variant == Variant::Nchw ? nchwVariantConfigKind(named.name) : NchwConfig::None;
     // The channels-last kernel in each K order: the taps-inner one only where it differs (several
     // channel slices and several taps), which its candidates already are.
@@ -105,17 +107,18 @@ std::optional<KernelConfig> loaderConfig(const DeviceInfo& d, const NamedProblem
     if (!d.coopMatKhr || (packed && !detail::packedInputSupport(p).empty())) return std::nullopt;
     if (variant == Variant::Nchw && nchwKind == NchwConfig::None) return std::nullopt;
     std::optional<KernelConfig> best = bestCandidate(Path::CoopMatF16, d, p, [&](const KernelConfig& c) {
-        return c.aLoader == loader && c.tapsInner == tapsInner &&
-               (nchwKind != NchwConfig::FewSubgroups || c.warpsM * c.warpsN == 4);
+        if (c.kernel() != kernel) return false;
+        const bool taps = !packed && detail::channelsLast(c).tapsInner;
+        return taps == tapsInner && (nchwKind != NchwConfig::FewSubgroups || c.coopMat()->warpsM * c.coopMat()->warpsN == 4);
     });
     if (best && nchwKind == NchwConfig::ThinTile) {
-        best->bm = best->warpsM * best->mmaM;
+        best->bm = best->coopMat()->warpsM * best->coopMat()->mmaM;
         if (!canImplement(*best, d, p).empty()) return std::nullopt;
     }
     // Several M tiles a workgroup, a number that divides neither the tiles nor the grid, so that
     // the kernel's strided walk over the tiles and its early end are checked (the heuristic
     // gives the small test problems one tile a workgroup).
-    if (best && packed) best->tilesPerWorkgroup = 3;
+    if (best && packed) best->as<CoopMatPackedKernel>().tilesPerWorkgroup = 3;
     return best;
 }
 
@@ -167,11 +170,6 @@ std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems, const 
         for (Variant variant : kAllVariants) {
             if (variant == Variant::FastFp32) continue;  // a Fast case's name where Fast runs fp32
             const DeviceInfo* d = device >= 0 ? &testDevices()[size_t(device)] : nullptr;
-            if (variant == Variant::CoopMatBF16) {
-                if (!d || !d->coopMatKhr || !d->shaderBFloat16 || !hasShape(*d, ScalarType::BF16) ||
-                    !hasShape(*d, ScalarType::F16))
-                    continue;
-            }
             const bool forced = forcesLoader(variant);
             const std::optional<DeviceInfo> seen =
                 d ? std::optional<DeviceInfo>(profile ? applyProfile(*d, *profile) : *d) : std::nullopt;
@@ -267,14 +265,6 @@ CheckResult checkConv(const Context& context, const NamedProblem& named, Variant
             return result;
         }
         options.config = *config;
-    }
-    if (variant == Variant::CoopMatBF16) {
-        try {
-            options.config = detail::selectConfig(Path::CoopMatBF16, device, p).config;
-        } catch (const Error& e) {
-            result.skipReason = e.what();
-            return result;
-        }
     }
     result = checkConvWith(context, named, options, "variant " + variantName(variant));
     // Precision::Fast chooses fp32 for a problem the matrix units do not suit (thin groups): the

@@ -72,11 +72,10 @@ uint64_t coopMatCasesRan();
 // with cooperative matrices, a problem with fewer than 8 output channels per group (too few for
 // matrix-unit tiles). It is its own variant so that such a case is never counted as a fast pass;
 // a Fast case must run a cooperative-matrix kernel wherever the device lists f16 shapes.
-enum class Variant { Fp32, Fast, FastFp32, CoopMatBF16, PackedBRegisters, Nhwc, NhwcTapsInner, Nchw };
-constexpr Variant kAllVariants[] = {Variant::Fp32, Variant::Fast,          Variant::FastFp32,
-                                    Variant::CoopMatBF16, Variant::PackedBRegisters,
+enum class Variant { Fp32, Fast, FastFp32, PackedBRegisters, Nhwc, NhwcTapsInner, Nchw };
+constexpr Variant kAllVariants[] = {Variant::Fp32,          Variant::Fast, Variant::FastFp32, Variant::PackedBRegisters,
                                     Variant::Nhwc, Variant::NhwcTapsInner, Variant::Nchw};
-// "fp32", "fast", "fastfp32", "bf16", "breg", "nhwc", "nhwctaps", "nchw": in test names
+// "fp32", "fast", "fastfp32", "breg", "nhwc", "nhwctaps", "nchw": in test names
 std::string variantName(Variant variant);
 // Whether a case of this variant stands for a cooperative-matrix kernel (all but fp32, fastfp32).
 bool expectsCoopMat(Variant variant);
@@ -111,8 +110,8 @@ struct ConvCase {
 // gtest prints a case (in failure messages) by its name and problem.
 void PrintTo(const ConvCase& c, std::ostream* os);
 
-// Every problem x every test device x {Fp32, Fast, CoopMatBF16 where the device has both f16 and
-// bf16 cooperative matrices, PackedBRegisters where a packed configuration fits}.
+// Every problem x every test device x {Fp32, Fast, PackedBRegisters where a packed configuration
+// fits, the channels-last loaders where their configurations fit}.
 // profile: the suite runs under it (the chunking suite's narrow limits); packed cases are
 // registered only where a packed configuration fits the device seen through it.
 std::vector<ConvCase> allCases(const std::vector<NamedProblem>& problems,

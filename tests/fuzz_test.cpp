@@ -172,15 +172,53 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
     for (int i = 0; i < 50000; ++i) {
         const DeviceInfo& d = devices[i % 3];
         KernelConfig c;
-        c.path = rng.uniformInt(0, 1) ? Path::Fp32 : Path::CoopMatF16;
-        uint32_t* fields[] = {&c.bm,     &c.bn,     &c.bk,   &c.tm,     &c.tn,    &c.warpsM, &c.warpsN,
-                              &c.mmaM,   &c.mmaN,   &c.mmaK, &c.stages, &c.sLanes,
-                              &c.tilesPerWorkgroup, &c.subgroupSize, &c.splitK};
-        for (uint32_t* f : fields) *f = fuzzField(rng);
-        const ALoader loaders[] = {ALoader::Gather, ALoader::Packed, ALoader::Nhwc, ALoader::Nchw};
-        c.aLoader = loaders[rng.uniformInt(0, 3)];
-        c.bGlobal = rng.uniformInt(0, 1);
-        c.tapsInner = rng.uniformInt(0, 1), c.fragmentPrefetch = rng.uniformInt(0, 1);
+        c.path = rng.uniformInt(0, 1) ? Path::Fp32 : Path::CoopMatF16;  // also the path of another kernel
+        for (uint32_t* f : {&c.bm, &c.bn, &c.bk, &c.subgroupSize}) *f = fuzzField(rng);
+        auto fuzzCoopMat = [&](CoopMatTiling& k) {
+            for (uint32_t* f : {&k.warpsM, &k.warpsN, &k.mmaM, &k.mmaN, &k.mmaK, &k.stages}) *f = fuzzField(rng);
+        };
+        auto fuzzChannelsLast = [&](ChannelsLastTiling& k) {
+            fuzzCoopMat(k);
+            k.splitK = fuzzField(rng);
+            k.tapsInner = rng.uniformInt(0, 1), k.fragmentPrefetch = rng.uniformInt(0, 1);
+        };
+        switch (rng.uniformInt(0, 5)) {
+            case 0: c.params = Fp32GemmKernel{fuzzField(rng), fuzzField(rng)}; break;
+            case 1: {
+                GroupedDirectKernel k;
+                for (uint32_t* f : {&k.threadsW, &k.threadsH, &k.vecW, &k.rows, &k.channels, &k.groups, &k.groupSteps})
+                    *f = fuzzField(rng);
+                k.fromMemory = rng.uniformInt(0, 1);
+                c.params = k;
+                break;
+            }
+            case 2: {
+                CoopMatGatherKernel k;
+                fuzzCoopMat(k);
+                k.sLanes = fuzzField(rng), k.bGlobal = rng.uniformInt(0, 1);
+                c.params = k;
+                break;
+            }
+            case 3: {
+                CoopMatPackedKernel k;
+                fuzzCoopMat(k);
+                k.tilesPerWorkgroup = fuzzField(rng);
+                c.params = k;
+                break;
+            }
+            case 4: {
+                ChannelsLastNhwcKernel k;
+                fuzzChannelsLast(k);
+                c.params = k;
+                break;
+            }
+            default: {
+                ChannelsLastNchwKernel k;
+                fuzzChannelsLast(k);
+                c.params = k;
+                break;
+            }
+        }
         std::string why;
         try {
             why = canImplement(c, d, problem);
@@ -198,7 +236,8 @@ TEST(Fuzz, CanImplementAnyConfiguration) {
         ASSERT_LE(c.threads(), d.maxWorkGroupInvocations) << c.str();
         ASSERT_LE(c.sharedMemoryBytes(problem), d.maxSharedMemoryBytes) << c.str();
         try {
-            (void)detail::planExecution(problem, d, c.bm, c.bn, 0, 0, 0, c.tilesPerWorkgroup);
+            const uint32_t tiles = c.is<CoopMatPackedKernel>() ? c.as<CoopMatPackedKernel>().tilesPerWorkgroup : 1;
+            (void)detail::planExecution(problem, d, c.bm, c.bn, 0, 0, 0, tiles);
         } catch (const Error&) {
         }
     }

@@ -191,11 +191,11 @@ TEST_P(GroupedDirect, MatchesReference) {
     std::vector<ConvOptions> runs;
     if (c.c.tile) {
         KernelConfig k;
-        k.fp32Kernel = Fp32Kernel::GroupedDirect;
-        k.directThreadsW = c.c.tile->threadsW, k.directThreadsH = c.c.tile->threadsH;
-        k.directRows = c.c.tile->rows, k.directVecW = c.c.tile->vecW, k.directChannels = c.c.tile->channels;
-        k.directGroups = c.c.tile->groups, k.directGroupSteps = c.c.tile->groupSteps;
-        k.directFromMemory = c.c.tile->fromMemory;
+        k.params = GroupedDirectKernel{};
+        detail::direct(k).threadsW = c.c.tile->threadsW, detail::direct(k).threadsH = c.c.tile->threadsH;
+        detail::direct(k).rows = c.c.tile->rows, detail::direct(k).vecW = c.c.tile->vecW, detail::direct(k).channels = c.c.tile->channels;
+        detail::direct(k).groups = c.c.tile->groups, detail::direct(k).groupSteps = c.c.tile->groupSteps;
+        detail::direct(k).fromMemory = c.c.tile->fromMemory;
         ASSERT_EQ(canImplement(k, ctx.device(), p), "") << k.str();
         ConvOptions o;
         o.config = k;
@@ -307,13 +307,13 @@ TEST(GroupedDirectRules, FromMemoryLeadsWhereMeasuredFaster) {
     for (const auto& [p, fromMemory] : layers) {
         const KernelConfig c = detail::selectConfig(Path::Fp32, gpu, p).config;
         EXPECT_STREQ(c.kernel(), "grouped-direct") << p.str() << ": " << c.str();
-        EXPECT_EQ(c.directFromMemory, fromMemory) << p.str() << ": " << c.str();
+        EXPECT_EQ(detail::direct(c).fromMemory, fromMemory) << p.str() << ": " << c.str();
         const auto candidates = detail::groupedDirectCandidates(gpu, p);
         EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
-                                [](const KernelConfig& k) { return k.directFromMemory; }))
+                                [](const KernelConfig& k) { return detail::direct(k).fromMemory; }))
             << p.str() << ": the sweep times both ways";
         EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
-                                [](const KernelConfig& k) { return !k.directFromMemory; }))
+                                [](const KernelConfig& k) { return !detail::direct(k).fromMemory; }))
             << p.str();
     }
 }
@@ -386,15 +386,15 @@ TEST(GroupedDirectRules, RowsAThreadRunFrom1To16) {
     const ConvProblem p = problem(2, 32, 14, 14, 32, 3, 3, 32, 1, 1);
     KernelConfig c;
     c.path = Path::Fp32;
-    c.fp32Kernel = Fp32Kernel::GroupedDirect;
-    c.directThreadsW = 14, c.directThreadsH = 1, c.directVecW = 1, c.directChannels = 1, c.directGroups = 2;
-    c.directFromMemory = true;
+    c.params = GroupedDirectKernel{};
+    detail::direct(c).threadsW = 14, detail::direct(c).threadsH = 1, detail::direct(c).vecW = 1, detail::direct(c).channels = 1, detail::direct(c).groups = 2;
+    detail::direct(c).fromMemory = true;
     for (uint32_t rows : {1u, 7u, 14u, 16u}) {
-        c.directRows = rows;
+        detail::direct(c).rows = rows;
         EXPECT_EQ(canImplement(c, gpu, p), "") << rows;
     }
     for (uint32_t rows : {0u, 17u}) {
-        c.directRows = rows;
+        detail::direct(c).rows = rows;
         EXPECT_THAT(canImplement(c, gpu, p), HasSubstr("along H must be 1..16, not " + std::to_string(rows)));
     }
 }

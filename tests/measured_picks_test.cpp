@@ -486,7 +486,7 @@ TEST(MeasuredPicks, GroupedDirectTakesTheFastestTimedOnAnNvidiaLikeDevice) {
             EXPECT_STREQ(c.kernel(), "grouped-direct") << m.layer << " on " << name << ": " << c.str();
             EXPECT_THAT(c.str(), HasSubstr(m.config)) << m.layer << " on " << name;
             // A staged pick's name is the start of its from-memory twin's.
-            EXPECT_EQ(c.directFromMemory, std::string(m.config).find("from-memory") != std::string::npos)
+            EXPECT_EQ(c.as<GroupedDirectKernel>().fromMemory, std::string(m.config).find("from-memory") != std::string::npos)
                 << m.layer << " on " << name << ": " << c.str();
         }
 }

@@ -24,9 +24,11 @@ ConvProblem pointwise(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t strid
 KernelConfig nchwConfig() {
     KernelConfig c;
     c.path = Path::CoopMatF16;
-    c.aLoader = ALoader::Nchw;
-    c.bm = 128, c.bn = 128, c.bk = 32, c.warpsM = 2, c.warpsN = 4;
-    c.mmaM = c.mmaN = c.mmaK = 16, c.stages = 2, c.subgroupSize = 32;
+    ChannelsLastNchwKernel k;
+    k.warpsM = 2, k.warpsN = 4;
+    k.mmaM = k.mmaN = k.mmaK = 16, k.stages = 2;
+    c.params = k;
+    c.bm = 128, c.bn = 128, c.bk = 32, c.subgroupSize = 32;
     return c;
 }
 
@@ -61,7 +63,7 @@ TEST(NchwLoader, ServesKernelsWithoutPaddingOrGroups) {
     // C = 8 padded to BK 32 would quadruple the GEMM K.
     EXPECT_NE(canImplement(c, d, pointwise(2, 8, 14, 64, 1)), "");
     KernelConfig threeStages = c;
-    threeStages.stages = 3;
+    threeStages.as<ChannelsLastNchwKernel>().stages = 3;
     EXPECT_NE(canImplement(threeStages, d, p), "");
     EXPECT_EQ(nchwConfig().str(), "coopmat-f16 128x128x32 warps 2x4 mma 16x16x16 stages 2 nchw sg32");
 }
@@ -83,7 +85,7 @@ TEST(NchwLoader, HeuristicPrefersItForResNet50PointwiseLayersOnAGpu) {
     for (const ConvProblem& p : {pointwise(64, 256, 56, 128, 1), pointwise(512, 1024, 14, 256, 1),
                                  pointwise(256, 1024, 14, 512, 1)}) {
         const KernelConfig c = detail::selectConfig(Path::CoopMatF16, d, p).config;
-        EXPECT_EQ(c.aLoader, ALoader::Nchw) << p.str() << ": " << c.str();
+        EXPECT_STREQ(c.kernel(), "channels-last-nchw") << p.str() << ": " << c.str();
         // Its fp32 registers leave the compiler room (NVIDIA: 255 a thread, 64K a workgroup).
         EXPECT_LE(detail::nchwRegisterEstimate(c, p) + 48, std::min(255u, 65536u / c.threads())) << c.str();
     }
@@ -92,7 +94,7 @@ TEST(NchwLoader, HeuristicPrefersItForResNet50PointwiseLayersOnAGpu) {
     // channels-last kernel measured faster there (H200, bench/RESULTS.md).
     for (const ConvProblem& p : {pointwise(1024, 512, 7, 2048, 1), pointwise(1024, 2048, 7, 512, 1),
                                  pointwise(256, 1024, 14, 2048, 2), pointwise(128, 512, 28, 1024, 2)})
-        EXPECT_EQ(detail::selectConfig(Path::CoopMatF16, d, p).config.aLoader, ALoader::Nhwc) << p.str();
+        EXPECT_STREQ(detail::selectConfig(Path::CoopMatF16, d, p).config.kernel(), "channels-last-nhwc") << p.str();
 }
 
 }  // namespace

@@ -70,9 +70,8 @@ std::vector<uint32_t> subgroupSizes(const DeviceInfo& d) {
 std::string deviceTag(int device) { return device < 0 ? "nodevice" : "dev" + std::to_string(device); }
 
 void addCoopMatCases(std::vector<PathCase>& out, int index, const DeviceInfo& d, Path path) {
-    const bool f16 = path == Path::CoopMatF16;
-    const ScalarType operand = f16 ? ScalarType::F16 : ScalarType::BF16;
-    const std::string tag = deviceTag(index) + (f16 ? "_coopmat_f16" : "_coopmat_bf16");
+    const ScalarType operand = ScalarType::F16;
+    const std::string tag = deviceTag(index) + "_coopmat_f16";
     PathCase unavailable;
     unavailable.device = index;
     unavailable.path = path;
@@ -94,8 +93,7 @@ void addCoopMatCases(std::vector<PathCase>& out, int index, const DeviceInfo& d,
         return;
     }
     std::string lacks;
-    if (f16 && !(d.shaderFloat16 && d.storageBuffer16Bit)) lacks = "device lacks shaderFloat16 or storageBuffer16BitAccess";
-    if (!f16) lacks = "vkconv has no bf16 kernel yet (Path::CoopMatBF16 would run the f16 shader)";
+    if (!(d.shaderFloat16 && d.storageBuffer16Bit)) lacks = "device lacks shaderFloat16 or storageBuffer16BitAccess";
     for (const CoopMatShape* s : shapes) {
         const std::string shape = std::to_string(s->m) + "x" + std::to_string(s->n) + "x" + std::to_string(s->k);
         for (uint32_t sg : lacks.empty() ? subgroupSizes(d) : std::vector<uint32_t>{0}) {
@@ -123,7 +121,6 @@ std::vector<PathCase> allPathCases() {
         if (index < 0) continue;
         const DeviceInfo& d = testDevices()[size_t(index)];
         addCoopMatCases(out, index, d, Path::CoopMatF16);
-        addCoopMatCases(out, index, d, Path::CoopMatBF16);
         if (d.coopMat2Nv) {  // reported, so the summary shows it was seen and not run
             PathCase nv;
             nv.device = index;
@@ -279,18 +276,21 @@ std::optional<KernelConfig> configForPath(const PathCase& path, const DeviceInfo
                                           const ConvProblem& problem, std::string* whyNot) {
     if (path.path == Path::Fp32) return detail::selectConfig(Path::Fp32, device, problem).config;
     const std::optional<KernelConfig> best = bestCandidate(path.path, device, problem, [&](const KernelConfig& c) {
-        return c.mmaM == path.mmaM && c.mmaN == path.mmaN && c.mmaK == path.mmaK &&
+        const CoopMatTiling* t = c.coopMat();
+        return t && t->mmaM == path.mmaM && t->mmaN == path.mmaN && t->mmaK == path.mmaK &&
                c.subgroupSize == path.subgroupSize;
     });
     if (best) return best;
     if (whyNot) {
         // Why, by the example of the smallest configuration of the shape: what refuses it.
+        CoopMatGatherKernel gather;
+        gather.mmaM = path.mmaM, gather.mmaN = path.mmaN, gather.mmaK = path.mmaK;
+        gather.warpsM = gather.warpsN = 1;
+        gather.stages = 1;
         KernelConfig probe;
         probe.path = path.path;
-        probe.mmaM = path.mmaM, probe.mmaN = path.mmaN, probe.mmaK = path.mmaK;
+        probe.params = gather;
         probe.bm = std::max(32u, path.mmaM), probe.bn = 4 * path.mmaN, probe.bk = 2 * path.mmaK;
-        probe.warpsM = probe.warpsN = 1;
-        probe.stages = 1;
         probe.subgroupSize = path.subgroupSize;
         const std::string refused = canImplement(probe, device, problem);
         *whyNot = "no " + path.label() + " configuration fits this problem" +
@@ -319,13 +319,13 @@ std::string profileViolation(const KernelConfig& c, const ConvProblem& p, const 
           profile.maxWorkGroupCount ? std::optional<uint64_t>((*profile.maxWorkGroupCount)[1]) : std::nullopt,
           hw.maxWorkGroupCount[1]);
     if (c.path == Path::Fp32) return why;
-    const ScalarType operand = c.path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
+    const ScalarType operand = ScalarType::F16;
     if (profile.coopMatKhr == false) add("cooperative matrix, which the profile does not have");
-    if (operand == ScalarType::F16 && profile.shaderFloat16 == false) add("fp16, which the profile does not have");
-    if (operand == ScalarType::BF16 && profile.shaderBFloat16 == false) add("bf16, which the profile does not have");
+    if (profile.shaderFloat16 == false) add("fp16, which the profile does not have");
+    const CoopMatTiling& t = *c.coopMat();
     auto listed = [&](const std::vector<CoopMatShape>& shapes) {
         for (const auto& s : shapes)
-            if (s.m == c.mmaM && s.n == c.mmaN && s.k == c.mmaK && isF32Acc(s, operand)) return true;
+            if (s.m == t.mmaM && s.n == t.mmaN && s.k == t.mmaK && isF32Acc(s, operand)) return true;
         return false;
     };
     if (profile.coopMatShapes && !listed(*profile.coopMatShapes)) add("shape not among the profile's");

@@ -278,7 +278,7 @@ TEST_P(PortabilityProfile, FitsProfileAndMatchesReference) {
         const ConvProblem& p = problem.problem;
         // Everything the selector may choose stays inside the profile (and the hardware).
         bool coopMat = false;
-        for (Path path : {Path::Fp32, Path::CoopMatF16, Path::CoopMatBF16}) {
+        for (Path path : {Path::Fp32, Path::CoopMatF16}) {
             const auto candidates = detail::candidateConfigs(path, e, p);
             if (path != Path::Fp32) coopMat |= !candidates.empty();
             for (const auto& k : candidates)
@@ -319,8 +319,9 @@ TEST_P(PortabilityProfile, FitsProfileAndMatchesReference) {
             EXPECT_LE(fast.error, fast.bound) << fast.report;
             EXPECT_LE(fast.elementError, fast.elementBound) << fast.report;
             EXPECT_EQ(fast.guardWordsChanged, 0u) << fast.report;
-            fastPaths.insert(std::string(toString(fast.config.path)) + " " + std::to_string(fast.config.mmaM) +
-                             "x" + std::to_string(fast.config.mmaN) + "x" + std::to_string(fast.config.mmaK));
+            const CoopMatTiling& t = *fast.config.coopMat();
+            fastPaths.insert(std::string(toString(fast.config.path)) + " " + std::to_string(t.mmaM) + "x" +
+                             std::to_string(t.mmaN) + "x" + std::to_string(t.mmaK));
             if (fast.passed()) ++fastRow.passed;
         } else {
             // fp32: required where the profile left no cooperative-matrix configuration, allowed

@@ -29,10 +29,12 @@ ConvProblem smallGrid() {
 KernelConfig channelsLast(uint32_t split) {
     KernelConfig c;
     c.path = Path::CoopMatF16;
-    c.aLoader = ALoader::Nhwc;
-    c.bm = 32, c.bn = 64, c.bk = 64, c.warpsM = 1, c.warpsN = 4;
-    c.mmaM = c.mmaN = c.mmaK = 16, c.stages = 2, c.subgroupSize = 32;
-    c.splitK = split;
+    ChannelsLastNhwcKernel k;
+    k.warpsM = 1, k.warpsN = 4;
+    k.mmaM = k.mmaN = k.mmaK = 16, k.stages = 2;
+    k.splitK = split;
+    c.params = k;
+    c.bm = 32, c.bn = 64, c.bk = 64, c.subgroupSize = 32;
     return c;
 }
 
@@ -49,15 +51,22 @@ TEST(SplitK, SplitsThatDivideTheKSlices) {
     EXPECT_EQ(channelsLast(1).str().find("split"), std::string::npos);
 }
 
+// Split-K is a field of the channels-last kernel's parameters only: another kernel's configuration
+// cannot hold it, and one read from JSON with it is refused by name.
 TEST(SplitK, OnlyTheChannelsLastFamily) {
-    const DeviceInfo d = fakeCoopMatDevice(false);
-    const ConvProblem p = smallGrid();
     KernelConfig gather = channelsLast(2);
-    gather.aLoader = ALoader::Gather, gather.stages = 1;
-    EXPECT_THAT(canImplement(gather, d, p), HasSubstr("split-K (splitK 2) needs the channels-last (nhwc) or NCHW loader"));
-    KernelConfig fp32;
-    fp32.splitK = 2;
-    EXPECT_THAT(canImplement(fp32, d, p), HasSubstr("needs the channels-last"));
+    gather.params = CoopMatGatherKernel{};
+    EXPECT_EQ(gather.splits(), 1u);
+    std::string text = configToJson(gather);
+    text.insert(text.size() - 1, ",\"splitK\":2");
+    try {
+        (void)configFromJson(text);
+        ADD_FAILURE() << "accepted " << text;
+    } catch (const Error& e) {
+        EXPECT_THAT(e.what(), HasSubstr("config.splitK"));
+        EXPECT_THAT(e.what(), HasSubstr("is not a field of the coopmat-gather kernel"));
+    }
+    EXPECT_EQ(KernelConfig{}.splits(), 1u);
 }
 
 TEST(SplitK, RefusedBeyondTheGridOrTheBufferRange) {
@@ -79,7 +88,7 @@ TEST(SplitK, CandidatesSplitOnlyWhereTheGridLeavesComputeUnitsIdle) {
     const DeviceInfo gpu = fakeCoopMatDevice(false);
     auto splits = [&](const ConvProblem& p) {
         const auto all = detail::candidateConfigs(Path::CoopMatF16, gpu, p);
-        return std::count_if(all.begin(), all.end(), [](const KernelConfig& c) { return c.splitK > 1; });
+        return std::count_if(all.begin(), all.end(), [](const KernelConfig& c) { return c.splits() > 1; });
     };
     EXPECT_GT(splits(smallGrid()), 0);
     ConvProblem large = smallGrid();
@@ -88,7 +97,7 @@ TEST(SplitK, CandidatesSplitOnlyWhereTheGridLeavesComputeUnitsIdle) {
     DeviceInfo cpu = gpu;
     cpu.deviceType = "CPU";
     const auto onCpu = detail::candidateConfigs(Path::CoopMatF16, cpu, smallGrid());
-    EXPECT_TRUE(std::none_of(onCpu.begin(), onCpu.end(), [](const KernelConfig& c) { return c.splitK > 1; }));
+    EXPECT_TRUE(std::none_of(onCpu.begin(), onCpu.end(), [](const KernelConfig& c) { return c.splits() > 1; }));
     ConvProblem pointwise = smallGrid();
     pointwise.kernelH = pointwise.kernelW = 1, pointwise.padH = pointwise.padW = 0;
     EXPECT_EQ(splits(pointwise), 0);

@@ -2,6 +2,7 @@
 // pipeline_cache.hpp). All on made-up devices and temporary folders, except the last case, which
 // plans a Conv2d on each real device to check that a cache entry is used (and ignored when the
 // option is off). The acceptance rule and the neighbourhood: tuning_rules_test.cpp.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -24,72 +25,145 @@
 namespace vkconv {
 namespace {
 
+using ::testing::HasSubstr;
 using test::readText;
 using test::TempDir;
 using test::writeText;
 
 // Every field, one by one: KernelConfig::operator== compares names, which could hide a field
 // that the name does not show.
-void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
-    EXPECT_EQ(a.path, b.path);
-    EXPECT_EQ(a.bm, b.bm);
-    EXPECT_EQ(a.bn, b.bn);
-    EXPECT_EQ(a.bk, b.bk);
+void expectSame(const Fp32GemmKernel& a, const Fp32GemmKernel& b) {
     EXPECT_EQ(a.tm, b.tm);
     EXPECT_EQ(a.tn, b.tn);
+}
+
+void expectSame(const GroupedDirectKernel& a, const GroupedDirectKernel& b) {
+    EXPECT_EQ(a.threadsW, b.threadsW);
+    EXPECT_EQ(a.threadsH, b.threadsH);
+    EXPECT_EQ(a.vecW, b.vecW);
+    EXPECT_EQ(a.rows, b.rows);
+    EXPECT_EQ(a.channels, b.channels);
+    EXPECT_EQ(a.groups, b.groups);
+    EXPECT_EQ(a.groupSteps, b.groupSteps);
+    EXPECT_EQ(a.fromMemory, b.fromMemory);
+}
+
+void expectSameTiling(const CoopMatTiling& a, const CoopMatTiling& b) {
     EXPECT_EQ(a.warpsM, b.warpsM);
     EXPECT_EQ(a.warpsN, b.warpsN);
     EXPECT_EQ(a.mmaM, b.mmaM);
     EXPECT_EQ(a.mmaN, b.mmaN);
     EXPECT_EQ(a.mmaK, b.mmaK);
     EXPECT_EQ(a.stages, b.stages);
-    EXPECT_EQ(a.aLoader, b.aLoader);
+}
+
+void expectSame(const CoopMatGatherKernel& a, const CoopMatGatherKernel& b) {
+    expectSameTiling(a, b);
+    EXPECT_EQ(a.sLanes, b.sLanes);
+    EXPECT_EQ(a.bGlobal, b.bGlobal);
+}
+
+void expectSame(const CoopMatPackedKernel& a, const CoopMatPackedKernel& b) {
+    expectSameTiling(a, b);
+    EXPECT_EQ(a.tilesPerWorkgroup, b.tilesPerWorkgroup);
+}
+
+void expectSame(const ChannelsLastTiling& a, const ChannelsLastTiling& b) {
+    expectSameTiling(a, b);
     EXPECT_EQ(a.tapsInner, b.tapsInner);
     EXPECT_EQ(a.fragmentPrefetch, b.fragmentPrefetch);
-    EXPECT_EQ(a.bGlobal, b.bGlobal);
-    EXPECT_EQ(a.sLanes, b.sLanes);
+    EXPECT_EQ(a.splitK, b.splitK);
+}
+
+void expectSameFields(const KernelConfig& a, const KernelConfig& b) {
+    EXPECT_EQ(a.path, b.path);
+    EXPECT_EQ(a.bm, b.bm);
+    EXPECT_EQ(a.bn, b.bn);
+    EXPECT_EQ(a.bk, b.bk);
     EXPECT_EQ(a.subgroupSize, b.subgroupSize);
     EXPECT_STREQ(a.kernel(), b.kernel());
-    EXPECT_EQ(a.tilesPerWorkgroup, b.tilesPerWorkgroup);
-    EXPECT_EQ(a.splitK, b.splitK);
-    EXPECT_EQ(a.fp32Kernel, b.fp32Kernel);
-    EXPECT_EQ(a.directThreadsW, b.directThreadsW);
-    EXPECT_EQ(a.directThreadsH, b.directThreadsH);
-    EXPECT_EQ(a.directVecW, b.directVecW);
-    EXPECT_EQ(a.directRows, b.directRows);
-    EXPECT_EQ(a.directChannels, b.directChannels);
-    EXPECT_EQ(a.directGroups, b.directGroups);
-    EXPECT_EQ(a.directGroupSteps, b.directGroupSteps);
-    EXPECT_EQ(a.directFromMemory, b.directFromMemory);
+    ASSERT_EQ(a.params.index(), b.params.index());
+    std::visit([&](const auto& k) { expectSame(k, std::get<std::decay_t<decltype(k)>>(b.params)); }, a.params);
 }
 
 TEST(TuningCache, ConfigJsonKeepsEveryField) {
+    CoopMatTiling tiling;
+    tiling.warpsM = 3, tiling.warpsN = 4, tiling.mmaM = 16, tiling.mmaN = 8, tiling.mmaK = 32, tiling.stages = 3;
     KernelConfig c;
-    c.path = Path::CoopMatBF16;
-    c.bm = 96, c.bn = 48, c.bk = 32, c.tm = 8, c.tn = 2, c.warpsM = 3, c.warpsN = 4;
-    c.mmaM = 16, c.mmaN = 8, c.mmaK = 32, c.stages = 3, c.aLoader = ALoader::Nhwc, c.bGlobal = true;
-    c.sLanes = 4, c.subgroupSize = 64;
-    c.tilesPerWorkgroup = 16, c.tapsInner = true, c.fragmentPrefetch = true, c.splitK = 4;
+    c.path = Path::CoopMatF16;
+    c.bm = 96, c.bn = 48, c.bk = 32, c.subgroupSize = 64;
+    ChannelsLastNhwcKernel nhwc{{tiling, true, true, 4}};
+    c.params = nhwc;
     expectSameFields(configFromJson(configToJson(c)), c);
-    c.aLoader = ALoader::Packed;
+    c.params = ChannelsLastNchwKernel{{tiling, true, false, 2}};
     expectSameFields(configFromJson(configToJson(c)), c);
-    c.aLoader = ALoader::Nchw;
+    c.params = CoopMatPackedKernel{tiling, 16};
     expectSameFields(configFromJson(configToJson(c)), c);
+    c.params = CoopMatGatherKernel{tiling, 4, true};
+    expectSameFields(configFromJson(configToJson(c)), c);
+    KernelConfig gemm;
+    gemm.params = Fp32GemmKernel{8, 2};
+    expectSameFields(configFromJson(configToJson(gemm)), gemm);
     KernelConfig direct;
-    direct.fp32Kernel = Fp32Kernel::GroupedDirect;
-    direct.directThreadsW = 56, direct.directThreadsH = 4, direct.directVecW = 2, direct.directRows = 8;
-    direct.directChannels = 4, direct.subgroupSize = 16, direct.directGroups = 2, direct.directGroupSteps = 3;
-    direct.directFromMemory = true;
+    direct.params = GroupedDirectKernel{56, 4, 2, 8, 4, 2, 3, true};
+    direct.subgroupSize = 16;
     expectSameFields(configFromJson(configToJson(direct)), direct);
-    // A new KernelConfig field must be added to the serialization (src/select/config_json.cpp) and to
-    // expectSameFields above; this size check is the reminder.
-    EXPECT_EQ(sizeof(KernelConfig), 108u) << "KernelConfig changed: update src/select/config_json.cpp";
-    // A cache written while B in registers was a field of its own still reads.
-    const std::string current = configToJson(c);
-    ASSERT_EQ(current.front(), '{');
-    expectSameFields(configFromJson("{\"bRegisters\": true, " + current.substr(1)), c);
+    // The object holds its kernel's fields and no other: one of another kernel's is refused by name.
+    const std::string gather = configToJson(c);
+    ASSERT_EQ(gather.back(), '}');
+    try {
+        (void)configFromJson(gather.substr(0, gather.size() - 1) + ", \"tapsInner\": true}");
+        ADD_FAILURE() << "a gather configuration with tapsInner was read";
+    } catch (const Error& e) {
+        EXPECT_THAT(e.what(), HasSubstr("config.tapsInner"));
+        EXPECT_THAT(e.what(), HasSubstr("not a field of the coopmat-gather kernel"));
+    }
     EXPECT_THROW(configFromJson("{\"path\": \"fp32\"}"), Error);
     EXPECT_THROW(configFromJson("not json"), Error);
+    try {
+        (void)configFromJson(R"({"path": "fp32", "kernel": "winograd", "bm": 64, "bn": 64, "bk": 8, "subgroupSize": 0})");
+        ADD_FAILURE() << "an unknown kernel was read";
+    } catch (const Error& e) {
+        EXPECT_THAT(e.what(), HasSubstr("config.kernel = winograd"));
+    }
+    EXPECT_THROW(configFromJson(R"({"path": "coopmat-bf16", "kernel": "coopmat-gather"})"), Error);
+}
+
+// A configuration in the flat form that tuning caches of format 2 hold (every kernel's fields,
+// "aLoader" and "fp32Kernel") is refused with that reason, never read as some kernel's.
+TEST(TuningCache, FlatConfigurationsOfFormat2AreRefusedByName) {
+    const std::string flat =
+        R"({"path": "coopmat-f16", "bm": 64, "bn": 64, "bk": 32, "tm": 4, "tn": 4, "warpsM": 2, "warpsN": 2,
+            "mmaM": 16, "mmaN": 16, "mmaK": 16, "stages": 2, "aLoader": "nhwc", "bGlobal": false, "sLanes": 1,
+            "tapsInner": false, "fragmentPrefetch": false, "tilesPerWorkgroup": 1, "splitK": 1,
+            "subgroupSize": 32, "fp32Kernel": "gemm", "directThreadsW": 0, "directThreadsH": 0,
+            "directVecW": 1, "directRows": 1, "directChannels": 1, "directGroups": 1,
+            "directGroupSteps": 1, "directFromMemory": false})";
+    try {
+        (void)configFromJson(flat);
+        ADD_FAILURE() << "a flat configuration was read";
+    } catch (const Error& e) {
+        EXPECT_THAT(e.what(), HasSubstr("written by an older vkconv"));
+    }
+    // In a tuning cache: the entry is ignored with that reason, and kept in the file.
+    TempDir dir;
+    const DeviceInfo device = fakeDevice();
+    const ConvProblem problem = smallProblem();
+    {
+        TuningCache cache(dir.path());
+        cache.put(device, problem, TuningEntry{fp32Config(), 1.0, "", ""});
+        cache.save();
+    }
+    std::string text = readText(dir.path() + "/tuning.json");
+    const size_t at = text.find("\"config\": {");
+    ASSERT_NE(at, std::string::npos) << text;
+    const size_t end = text.find('}', at);
+    text.replace(at, end + 1 - at, "\"config\": " + flat);
+    writeText(dir.path() + "/tuning.json", text);
+    TuningCache cache(dir.path());
+    std::string why;
+    EXPECT_FALSE(cache.find(device, problem, Path::Fp32, &why));
+    EXPECT_THAT(why, HasSubstr("written by an older vkconv (tuning cache format 2"));
 }
 
 TEST(TuningCache, EntryRoundTripsThroughTheFile) {
@@ -193,8 +267,8 @@ TEST(TuningCache, EntryThatCannotRunIsIgnored) {
     std::string why;
     EXPECT_FALSE(cache.find(device, problem, Path::Fp32, &why));
     EXPECT_NE(why.find("cannot run here"), std::string::npos) << why;
-    // An entry measured with parts of the kernel left out (written while configurations carried
-    // the diagnostics' mask) is refused, naming why.
+    // An entry that carries the diagnostics' parts-left-out mask (which configurations once held)
+    // is refused, naming the field.
     cache.put(device, problem, TuningEntry{fp32Config(), 1.0, "", ""});
     cache.save();
     {
@@ -203,7 +277,7 @@ TEST(TuningCache, EntryThatCannotRunIsIgnored) {
         test::writeText(dir.file("tuning.json"), doc.dump(2));
     }
     EXPECT_FALSE(TuningCache(dir.path()).find(device, problem, Path::Fp32, &why));
-    EXPECT_NE(why.find("diagnostic"), std::string::npos) << why;
+    EXPECT_NE(why.find("config.debugSkip = 1: is not a field of the fp32-gemm kernel"), std::string::npos) << why;
 }
 
 // Two caches read before either saved: the second save merges, never drops the first's entry.

@@ -48,7 +48,8 @@ inline DeviceInfo describedH200() {
 inline KernelConfig fp32Config(uint32_t bm = 64, uint32_t bn = 32, uint32_t tm = 4, uint32_t tn = 2) {
     KernelConfig c;
     c.path = Path::Fp32;
-    c.bm = bm, c.bn = bn, c.bk = 8, c.tm = tm, c.tn = tn;
+    c.bm = bm, c.bn = bn, c.bk = 8;
+    c.params = Fp32GemmKernel{tm, tn};
     return c;
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "tuning_fakes.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/tuning.hpp"
@@ -135,9 +136,10 @@ std::vector<RankedConfig> madeUpRanking() {
     auto config = [](uint32_t bn, uint32_t wm, uint32_t wn, uint32_t mmaN, uint32_t split) {
         KernelConfig c;
         c.path = Path::CoopMatF16;
-        c.aLoader = ALoader::Nchw;
+        ChannelsLastNchwKernel k;
+        k.warpsM = wm, k.warpsN = wn, k.mmaN = mmaN, k.splitK = split;
+        c.params = k;
         c.bm = 64, c.bn = bn, c.bk = 16;
-        c.warpsM = wm, c.warpsN = wn, c.mmaN = mmaN, c.splitK = split;
         return c;
     };
     std::vector<RankedConfig> r;
@@ -174,8 +176,8 @@ TEST(SweepCandidates, EachKernelsBestComesFirst) {
     // The made-up NCHW ranking, then a channels-last and a gather configuration ranked last.
     auto ranked = madeUpRanking();
     KernelConfig nhwc = ranked[0].config, gather = ranked[0].config;
-    nhwc.aLoader = ALoader::Nhwc;
-    gather.aLoader = ALoader::Gather;
+    nhwc.params = ChannelsLastNhwcKernel{detail::channelsLast(ranked[0].config)};
+    gather.params = CoopMatGatherKernel{*ranked[0].config.coopMat()};
     ranked.push_back({nhwc, 9});
     ranked.push_back({gather, 10});
     // Each loader's best (0, 9, 10), then three of the first tile's (1, 2), then the next tile.
@@ -203,15 +205,16 @@ TEST(NearbyConfigs, ChannelsLastTriesTheOtherFragmentPrefetch) {
     p.kernelH = p.kernelW = 3, p.padH = p.padW = 1;
     for (const RankedConfig& r : rankConfigs(Path::CoopMatF16, device, p)) {
         const KernelConfig& current = r.config;
-        if (current.aLoader != ALoader::Nhwc) continue;
+        if (!current.is<ChannelsLastNhwcKernel>()) continue;
         SCOPED_TRACE(current.str());
         KernelConfig twin = current;
-        twin.fragmentPrefetch = !current.fragmentPrefetch;
+        twin.as<ChannelsLastNhwcKernel>().fragmentPrefetch = !current.as<ChannelsLastNhwcKernel>().fragmentPrefetch;
         const auto nearby = nearbyConfigs(current, device, p);
         EXPECT_NE(std::find(nearby.begin(), nearby.end(), twin), nearby.end());
-        KernelConfig gather = current;
-        gather.aLoader = ALoader::Gather, gather.tapsInner = false, gather.fragmentPrefetch = true;
-        EXPECT_NE(canImplement(gather, device, p).find("fragment prefetch needs the channels-last"), std::string::npos);
+        KernelConfig nchw = current;  // the NCHW loader has no fragment prefetch
+        nchw.params = ChannelsLastNchwKernel{current.as<ChannelsLastNhwcKernel>()};
+        nchw.as<ChannelsLastNchwKernel>().fragmentPrefetch = true;
+        EXPECT_NE(canImplement(nchw, device, p).find("fragment prefetch needs the channels-last"), std::string::npos);
         return;
     }
     FAIL() << "no channels-last configuration ranked";

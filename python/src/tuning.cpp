@@ -6,6 +6,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
@@ -64,55 +65,83 @@ void bindProblem(nb::module_& m) {
         .def("__repr__", [](const ConvProblem& p) { return "<vkconv.ConvProblem " + p.str() + ">"; });
 }
 
+void bindKernelParams(nb::module_& m) {
+    nb::class_<Fp32GemmKernel>(m, "Fp32GemmKernel", "fp32-gemm: the implicit-GEMM tile in fp32; each thread tm x tn outputs.")
+        .def(nb::init<>())
+        .def_rw("tm", &Fp32GemmKernel::tm)
+        .def_rw("tn", &Fp32GemmKernel::tn);
+    nb::class_<GroupedDirectKernel>(m, "GroupedDirectKernel",
+                                    "grouped-direct (fp32): groups of few channels (include/vkconv/kernel_config.hpp).")
+        .def(nb::init<>())
+        .def_rw("threads_w", &GroupedDirectKernel::threadsW)
+        .def_rw("threads_h", &GroupedDirectKernel::threadsH)
+        .def_rw("vec_w", &GroupedDirectKernel::vecW)
+        .def_rw("rows", &GroupedDirectKernel::rows)
+        .def_rw("channels", &GroupedDirectKernel::channels)
+        .def_rw("groups", &GroupedDirectKernel::groups)
+        .def_rw("group_steps", &GroupedDirectKernel::groupSteps)
+        .def_rw("from_memory", &GroupedDirectKernel::fromMemory);
+    nb::class_<CoopMatTiling>(m, "CoopMatTiling",
+                              "What every cooperative-matrix kernel has: subgroups along M and N, the instruction\n"
+                              "shape, the pipeline depth.")
+        .def_rw("warps_m", &CoopMatTiling::warpsM)
+        .def_rw("warps_n", &CoopMatTiling::warpsN)
+        .def_rw("mma_m", &CoopMatTiling::mmaM)
+        .def_rw("mma_n", &CoopMatTiling::mmaN)
+        .def_rw("mma_k", &CoopMatTiling::mmaK)
+        .def_rw("stages", &CoopMatTiling::stages);
+    nb::class_<CoopMatGatherKernel, CoopMatTiling>(m, "CoopMatGatherKernel", "coopmat-gather: A gathered from the NCHW input.")
+        .def(nb::init<>())
+        .def_rw("s_lanes", &CoopMatGatherKernel::sLanes)
+        .def_rw("b_global", &CoopMatGatherKernel::bGlobal);
+    nb::class_<CoopMatPackedKernel, CoopMatTiling>(m, "CoopMatPackedKernel",
+                                                   "coopmat-packed: packed input, B in registers.")
+        .def(nb::init<>())
+        .def_rw("tiles_per_workgroup", &CoopMatPackedKernel::tilesPerWorkgroup);
+    nb::class_<ChannelsLastTiling, CoopMatTiling>(m, "ChannelsLastTiling", "The channels-last kernel's parameters.")
+        .def_rw("taps_inner", &ChannelsLastTiling::tapsInner)
+        .def_rw("fragment_prefetch", &ChannelsLastTiling::fragmentPrefetch)
+        .def_rw("split_k", &ChannelsLastTiling::splitK);
+    nb::class_<ChannelsLastNhwcKernel, ChannelsLastTiling>(m, "ChannelsLastNhwcKernel",
+                                                           "channels-last-nhwc: input packed as fp16 channels-last.")
+        .def(nb::init<>());
+    nb::class_<ChannelsLastNchwKernel, ChannelsLastTiling>(m, "ChannelsLastNchwKernel",
+                                                           "channels-last-nchw: the fp32 NCHW input read directly.")
+        .def(nb::init<>());
+}
+
 void bindConfig(nb::module_& m) {
-    nb::enum_<Path>(m, "Path", "A kernel: fp32 FMA, or cooperative matrices with fp16 / bf16 operands.")
+    nb::enum_<Path>(m, "Path", "A kernel's arithmetic: fp32 FMA, or cooperative matrices with fp16 operands.")
         .value("FP32", Path::Fp32)
-        .value("COOPMAT_F16", Path::CoopMatF16)
-        .value("COOPMAT_BF16", Path::CoopMatBF16);
-    m.def("path_name", [](Path p) { return std::string(toString(p)); }, nb::arg("path"),
-          "'fp32', 'coopmat-f16' or 'coopmat-bf16'.");
+        .value("COOPMAT_F16", Path::CoopMatF16);
+    m.def("path_name", [](Path p) { return std::string(toString(p)); }, nb::arg("path"), "'fp32' or 'coopmat-f16'.");
     m.def("path_from_name", &pathFromString, nb::arg("name"));
 
-    nb::enum_<ALoader>(m, "ALoader", "How the cooperative-matrix kernel fills its A (im2col) tile.")
-        .value("GATHER", ALoader::Gather)
-        .value("PACKED", ALoader::Packed)
-        .value("NHWC", ALoader::Nhwc)
-        .value("NCHW", ALoader::Nchw);
+    bindKernelParams(m);
 
     nb::class_<KernelConfig>(m, "KernelConfig",
                              "A kernel configuration (include/vkconv/kernel_config.hpp): path, workgroup tile\n"
-                             "bm x bn x bk, and how the workgroup splits it. Pass one to Conv2d(config=...) to run\n"
+                             "bm x bn x bk, subgroup size, and `params`: the kernel with its own parameters (one of\n"
+                             "Fp32GemmKernel, GroupedDirectKernel, CoopMatGatherKernel, CoopMatPackedKernel,\n"
+                             "ChannelsLastNhwcKernel, ChannelsLastNchwKernel). Pass one to Conv2d(config=...) to run\n"
                              "exactly it; can_implement() says whether it fits a device and problem.")
         .def(nb::init<>())
         .def_rw("path", &KernelConfig::path)
         .def_rw("bm", &KernelConfig::bm)
         .def_rw("bn", &KernelConfig::bn)
         .def_rw("bk", &KernelConfig::bk)
-        .def_rw("tm", &KernelConfig::tm)
-        .def_rw("tn", &KernelConfig::tn)
-        .def_rw("warps_m", &KernelConfig::warpsM)
-        .def_rw("warps_n", &KernelConfig::warpsN)
-        .def_rw("mma_m", &KernelConfig::mmaM)
-        .def_rw("mma_n", &KernelConfig::mmaN)
-        .def_rw("mma_k", &KernelConfig::mmaK)
-        .def_rw("stages", &KernelConfig::stages)
-        .def_rw("a_loader", &KernelConfig::aLoader)
-        .def_rw("taps_inner", &KernelConfig::tapsInner)
-        .def_rw("fragment_prefetch", &KernelConfig::fragmentPrefetch)
-        .def_rw("b_global", &KernelConfig::bGlobal)
-        .def_rw("s_lanes", &KernelConfig::sLanes)
-        .def_prop_ro("b_registers",
-                     [](const KernelConfig& c) { return std::string(c.kernel()) == "coopmat-packed"; },
-                     "whether it runs the packed loader's kernel, which holds B in registers")
+        .def_rw("subgroup_size", &KernelConfig::subgroupSize)
+        .def_prop_rw(
+            "params", [](const KernelConfig& c) { return c.params; },
+            [](KernelConfig& c, const KernelParams& params) { c.params = params; },
+            "the kernel and its own parameters (a copy: change it, then assign it back)")
         .def_prop_ro("kernel", &KernelConfig::kernel,
                      "the kernel that runs it: 'fp32-gemm', 'grouped-direct', 'coopmat-gather', "
                      "'coopmat-packed', 'channels-last-nhwc' or 'channels-last-nchw'")
-        .def_rw("tiles_per_workgroup", &KernelConfig::tilesPerWorkgroup)
-        .def_rw("split_k", &KernelConfig::splitK)
-        .def_rw("subgroup_size", &KernelConfig::subgroupSize)
         .def_prop_ro("threads", &KernelConfig::threads)
         .def("shared_memory_bytes", &KernelConfig::sharedMemoryBytes, nb::arg("problem"))
-        .def("to_json", [](const KernelConfig& c) { return configToJson(c); }, "Every field, as the tuning cache stores it.")
+        .def("to_json", [](const KernelConfig& c) { return configToJson(c); },
+             "The common fields, 'kernel' and that kernel's fields, as the tuning cache stores them.")
         .def_static("from_json", [](const std::string& json) { return configFromJson(json); }, nb::arg("json"))
         .def("__eq__", [](const KernelConfig& a, const KernelConfig& b) { return a == b; })
         .def("__hash__", [](const KernelConfig& c) { return std::hash<std::string>()(c.str()); })
@@ -120,7 +149,7 @@ void bindConfig(nb::module_& m) {
         .def("__repr__", [](const KernelConfig& c) { return "<vkconv.KernelConfig " + c.str() + ">"; });
 
     m.def("error_bound", &errorBound, nb::arg("path"),
-          "The relative error ||out - ref|| / ||ref|| the tests hold a path to: fp32 1e-5, coopmat-f16 1e-3, bf16 8e-3.");
+          "The relative error ||out - ref|| / ||ref|| the tests hold a path to: fp32 1e-5, coopmat-f16 1e-3.");
     m.def("can_implement", &canImplement, nb::arg("config"), nb::arg("device"), nb::arg("problem"),
           "'' if config can run problem on device, else the reason.");
 }

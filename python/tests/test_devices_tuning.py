@@ -68,15 +68,22 @@ def test_ranking_config_and_can_implement(ctx, rng):
     bad = vkconv.KernelConfig.from_json(ranked[0].config.to_json())
     assert bad == ranked[0].config
     # the channels-last kernel's K order, fragment prefetch and split-K survive the tuning cache's JSON
+    params = vkconv.ChannelsLastNhwcKernel()
+    params.taps_inner, params.fragment_prefetch, params.split_k = True, True, 4
     taps = vkconv.KernelConfig()
-    taps.path, taps.a_loader = vkconv.Path.COOPMAT_F16, vkconv.ALoader.NHWC
-    taps.taps_inner, taps.fragment_prefetch, taps.split_k = True, True, 4
+    taps.path, taps.params = vkconv.Path.COOPMAT_F16, params
+    assert taps.kernel == "channels-last-nhwc"
     back = vkconv.KernelConfig.from_json(taps.to_json())
-    assert back.taps_inner and back.fragment_prefetch and back.split_k == 4
+    assert isinstance(back.params, vkconv.ChannelsLastNhwcKernel)
+    assert back.params.taps_inner and back.params.fragment_prefetch and back.params.split_k == 4
     assert "split-k 4" in str(back)
+    # a configuration holds its own kernel's fields only: another kernel's field is refused by name
+    with pytest.raises(vkconv.Error, match="tm"):
+        vkconv.KernelConfig.from_json(taps.to_json()[:-1] + ', "tm": 4}')
     # no split is 1, not 0
-    zero = vkconv.KernelConfig.from_json(ranked[0].config.to_json())
-    zero.split_k = 0
+    params.split_k = 0
+    zero = vkconv.KernelConfig()
+    zero.path, zero.params = vkconv.Path.COOPMAT_F16, params
     assert "split" in vkconv.can_implement(zero, ctx.device, problem).lower()
     bad.bm = 7
     reason = vkconv.can_implement(bad, ctx.device, problem)

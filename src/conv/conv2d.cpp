@@ -24,7 +24,7 @@ namespace detail {
 ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, const KernelConfig& c) {
     const TileShape t = familyOf(c).tileShape(c, problem);
     ExecutionPlan plan = planExecution(problem, device, t.tileM, t.tileN, t.tilesPerImage, t.workspacePerImage,
-                                       t.workspaceTail, c.tilesPerWorkgroup, t.groupsPerWorkgroup);
+                                       t.workspaceTail, t.tilesPerWorkgroup, t.groupsPerWorkgroup);
     if (t.splits > 1) {
         // Split-K: the splits along Z (those kernels have one group, so one workgroup there
         // before); canImplement held the splits within the grid's Z and the partials of every

@@ -26,6 +26,7 @@ struct TileShape {
     uint32_t tileM = 0, tileN = 0;
     uint32_t tilesPerImage = 0;  // 0: tiles are tileM consecutive GEMM rows and may span images
     uint32_t groupsPerWorkgroup = 1;
+    uint32_t tilesPerWorkgroup = 1;  // M tiles one workgroup takes in turn
     uint64_t workspacePerImage = 0, workspaceTail = 0;
     // Split-K: the workgroups along Z a tile's K is split over, and the bytes of partial sums
     // they write per image, which the kernel's reduce pass adds into the output.

@@ -1,10 +1,15 @@
-// KernelConfig to and from JSON (config_json.hpp).
+// KernelConfig to and from JSON (config_json.hpp). The object holds the fields every
+// configuration has, "kernel" (its kernel's name) and that kernel's fields, nothing else:
+//   {"path": "coopmat-f16", "bm": 64, "bn": 128, "bk": 32, "subgroupSize": 32,
+//    "kernel": "channels-last-nhwc", "warpsM": 2, "warpsN": 4, "mmaM": 16, "mmaN": 16, "mmaK": 16,
+//    "stages": 2, "tapsInner": false, "fragmentPrefetch": true, "splitK": 1}
+// Objects written before kernels had parameters of their own (one flat set of every field, with
+// "aLoader" and "fp32Kernel") are refused with that reason, never read as something else.
 #include "select/config_json.hpp"
 
-#include <algorithm>
-#include <iterator>
+#include <set>
 #include <string>
-#include <utility>
+#include <variant>
 
 #include "runtime/json_limits.hpp"
 #include "vkconv/error.hpp"
@@ -18,111 +23,132 @@ using nlohmann::json;
 
 namespace {
 
-// The names the format gives the A loaders and the fp32 kernels.
-constexpr std::pair<ALoader, const char*> kLoaderNames[] = {
-    {ALoader::Gather, "gather"}, {ALoader::Packed, "packed"}, {ALoader::Nhwc, "nhwc"}, {ALoader::Nchw, "nchw"}};
-constexpr std::pair<Fp32Kernel, const char*> kFp32KernelNames[] = {
-    {Fp32Kernel::Gemm, "gemm"}, {Fp32Kernel::GroupedDirect, "grouped-direct"}};
-constexpr const char* kExpectedLoaders = "expected gather, packed, nhwc or nchw";
+// Writes and reads one kernel's fields; the same function for both, so the two cannot drift.
+// Read fields are remembered, so that a field no kernel part took is refused by name.
+class Fields {
+public:
+    explicit Fields(json* out) : out_(out) {}                 // writing
+    explicit Fields(const json* in) : in_(in) {}              // reading
+    void u32(const char* name, uint32_t& value) {
+        if (out_) return void((*out_)[name] = value);
+        const json& v = at(name);
+        if (!v.is_number_unsigned() || v.get<uint64_t>() > 0xffffffffull)
+            throw invalidArgument(std::string("config.") + name, jsonExcerpt(v), "expected an unsigned 32-bit integer");
+        value = v.get<uint32_t>();
+    }
+    void flag(const char* name, bool& value) {
+        if (out_) return void((*out_)[name] = value);
+        const json& v = at(name);
+        if (!v.is_boolean()) throw invalidArgument(std::string("config.") + name, jsonExcerpt(v), "expected true or false");
+        value = v.get<bool>();
+    }
+    const std::set<std::string>& read() const { return read_; }
 
-template <typename Enum, size_t N>
-const char* nameOf(const std::pair<Enum, const char*> (&names)[N], Enum value) {
-    for (const auto& [v, name] : names)
-        if (v == value) return name;
-    return "?";
+private:
+    const json& at(const char* name) {
+        if (!in_->contains(name)) throw invalidArgument(std::string("config.") + name, "missing", "expected for this kernel");
+        read_.insert(name);
+        return in_->at(name);
+    }
+    json* out_ = nullptr;
+    const json* in_ = nullptr;
+    std::set<std::string> read_;
+};
+
+void fields(Fields& f, Fp32GemmKernel& k) {
+    f.u32("tm", k.tm);
+    f.u32("tn", k.tn);
+}
+
+void fields(Fields& f, GroupedDirectKernel& k) {
+    f.u32("threadsW", k.threadsW);
+    f.u32("threadsH", k.threadsH);
+    f.u32("vecW", k.vecW);
+    f.u32("rows", k.rows);
+    f.u32("channels", k.channels);
+    f.u32("groups", k.groups);
+    f.u32("groupSteps", k.groupSteps);
+    f.flag("fromMemory", k.fromMemory);
+}
+
+void coopMatFields(Fields& f, CoopMatTiling& k) {
+    f.u32("warpsM", k.warpsM);
+    f.u32("warpsN", k.warpsN);
+    f.u32("mmaM", k.mmaM);
+    f.u32("mmaN", k.mmaN);
+    f.u32("mmaK", k.mmaK);
+    f.u32("stages", k.stages);
+}
+
+void fields(Fields& f, CoopMatGatherKernel& k) {
+    coopMatFields(f, k);
+    f.u32("sLanes", k.sLanes);
+    f.flag("bGlobal", k.bGlobal);
+}
+
+void fields(Fields& f, CoopMatPackedKernel& k) {
+    coopMatFields(f, k);
+    f.u32("tilesPerWorkgroup", k.tilesPerWorkgroup);
+}
+
+void fields(Fields& f, ChannelsLastTiling& k) {
+    coopMatFields(f, k);
+    f.flag("tapsInner", k.tapsInner);
+    f.flag("fragmentPrefetch", k.fragmentPrefetch);
+    f.u32("splitK", k.splitK);
+}
+
+// Every kernel's parameters, default-constructed, to look one up by name.
+template <size_t... I>
+KernelParams paramsNamed(const std::string& name, std::index_sequence<I...>) {
+    KernelParams out;
+    const bool found = ((name == std::variant_alternative_t<I, KernelParams>::kName
+                             ? (out = std::variant_alternative_t<I, KernelParams>{}, true)
+                             : false) ||
+                        ...);
+    if (!found) {
+        std::string known;
+        ((known += (I ? ", " : "") + std::string(std::variant_alternative_t<I, KernelParams>::kName)), ...);
+        throw invalidArgument("config.kernel", name, "expected one of " + known);
+    }
+    return out;
 }
 
 }  // namespace
 
 json configObject(const KernelConfig& c) {
-    return json{{"path", toString(c.path)}, {"bm", c.bm},         {"bn", c.bn},
-                {"bk", c.bk},               {"tm", c.tm},         {"tn", c.tn},
-                {"warpsM", c.warpsM},       {"warpsN", c.warpsN}, {"mmaM", c.mmaM},
-                {"mmaN", c.mmaN},           {"mmaK", c.mmaK},     {"stages", c.stages},
-                {"aLoader", nameOf(kLoaderNames, c.aLoader)},                 {"bGlobal", c.bGlobal},
-                {"sLanes", c.sLanes},
-                {"tapsInner", c.tapsInner},
-                {"fragmentPrefetch", c.fragmentPrefetch},
-                {"tilesPerWorkgroup", c.tilesPerWorkgroup},
-                {"splitK", c.splitK},
-                {"subgroupSize", c.subgroupSize},
-                {"fp32Kernel", nameOf(kFp32KernelNames, c.fp32Kernel)},
-                {"directThreadsW", c.directThreadsW}, {"directThreadsH", c.directThreadsH},
-                {"directVecW", c.directVecW}, {"directRows", c.directRows},
-                {"directChannels", c.directChannels}, {"directGroups", c.directGroups},
-                {"directGroupSteps", c.directGroupSteps}, {"directFromMemory", c.directFromMemory}};
+    json j{{"path", toString(c.path)}, {"bm", c.bm},     {"bn", c.bn},
+           {"bk", c.bk},               {"subgroupSize", c.subgroupSize}, {"kernel", c.kernel()}};
+    KernelParams params = c.params;
+    Fields f(&j);
+    std::visit([&](auto& k) { fields(f, k); }, params);
+    return j;
 }
 
 KernelConfig configFromObject(const json& j) {
     if (!j.is_object()) throw invalidArgument("config", jsonExcerpt(j), "expected an object");
-    auto u32 = [&](const char* field) {
-        if (!j.contains(field) || !j.at(field).is_number_unsigned() || j.at(field).get<uint64_t>() > 0xffffffffull)
-            throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? jsonExcerpt(j.at(field)) : "missing",
-                                  "expected an unsigned 32-bit integer");
-        return j.at(field).get<uint32_t>();
-    };
+    if (!j.contains("kernel") && (j.contains("aLoader") || j.contains("fp32Kernel")))
+        throw invalidArgument("config.kernel", "missing",
+                              "written by an older vkconv, before each kernel had parameters of its own (sweep again)");
     auto text = [&](const char* field) {
         if (!j.contains(field) || !j.at(field).is_string())
             throw invalidArgument(std::string("config.") + field,
                                   j.contains(field) ? jsonExcerpt(j.at(field)) : "missing", "expected a string");
         return j.at(field).get<std::string>();
     };
-    auto flag = [&](const char* field) {
-        if (!j.contains(field) || !j.at(field).is_boolean())
-            throw invalidArgument(std::string("config.") + field,
-                                  j.contains(field) ? jsonExcerpt(j.at(field)) : "missing", "expected true or false");
-        return j.at(field).get<bool>();
-    };
     KernelConfig c;
     c.path = pathFromString(text("path"));
-    c.bm = u32("bm"), c.bn = u32("bn"), c.bk = u32("bk");
-    c.tm = u32("tm"), c.tn = u32("tn");
-    c.warpsM = u32("warpsM"), c.warpsN = u32("warpsN");
-    c.mmaM = u32("mmaM"), c.mmaN = u32("mmaN"), c.mmaK = u32("mmaK");
-    c.stages = u32("stages");
-    const std::string loader = text("aLoader");
-    // "patch" named a shared-memory patch loader that vkconv no longer has (docs/performance.md,
-    // "Tried and dropped"): refused like any unknown loader, with the reason.
-    if (loader == "patch")
-        throw invalidArgument("config.aLoader", loader,
-                              std::string("the patch loader was removed (slower than gather, wrong on NVIDIA); ") +
-                                  kExpectedLoaders);
-    const auto known = std::find_if(std::begin(kLoaderNames), std::end(kLoaderNames),
-                                    [&](const auto& named) { return loader == named.second; });
-    if (known == std::end(kLoaderNames)) throw invalidArgument("config.aLoader", loader, kExpectedLoaders);
-    c.aLoader = known->first;
-    c.bGlobal = flag("bGlobal");
-    c.subgroupSize = u32("subgroupSize");
-    // Entries written while the patch loader existed also hold its "tileH" and "tileW", and those
-    // written while B in registers was a field of its own "bRegisters" (now the packed loader's
-    // kernel): ignored.
-    // Fields added after the format's first entries: absent means what configurations were
-    // before the field existed (its default).
-    if (j.contains("sLanes")) c.sLanes = u32("sLanes");
-    if (j.contains("tilesPerWorkgroup")) c.tilesPerWorkgroup = u32("tilesPerWorkgroup");
-    // Entries written while configurations carried the diagnostics' parts-left-out mask hold
-    // "debugSkip": 0 is every configuration; anything else measured a kernel with parts left out.
-    if (j.contains("debugSkip") && u32("debugSkip") != 0)
-        throw invalidArgument("config.debugSkip", jsonExcerpt(j.at("debugSkip")),
-                              "a diagnostic configuration (parts of the kernel left out), not one to run");
-    if (j.contains("tapsInner")) c.tapsInner = flag("tapsInner");
-    if (j.contains("fragmentPrefetch")) c.fragmentPrefetch = flag("fragmentPrefetch");
-    if (j.contains("splitK")) c.splitK = u32("splitK");
-    if (j.contains("fp32Kernel")) {
-        const std::string kernel = text("fp32Kernel");
-        const auto named = std::find_if(std::begin(kFp32KernelNames), std::end(kFp32KernelNames),
-                                        [&](const auto& n) { return kernel == n.second; });
-        if (named == std::end(kFp32KernelNames))
-            throw invalidArgument("config.fp32Kernel", kernel, "expected gemm or grouped-direct");
-        c.fp32Kernel = named->first;
-        c.directThreadsW = u32("directThreadsW"), c.directThreadsH = u32("directThreadsH");
-        c.directVecW = u32("directVecW"), c.directRows = u32("directRows");
-        c.directChannels = u32("directChannels");
-        if (j.contains("directGroups")) c.directGroups = u32("directGroups");
-        if (j.contains("directGroupSteps")) c.directGroupSteps = u32("directGroupSteps");
-        if (j.contains("directFromMemory")) c.directFromMemory = flag("directFromMemory");
-    }
+    c.params = paramsNamed(text("kernel"), std::make_index_sequence<std::variant_size_v<KernelParams>>{});
+    Fields f(&j);
+    f.u32("bm", c.bm);
+    f.u32("bn", c.bn);
+    f.u32("bk", c.bk);
+    f.u32("subgroupSize", c.subgroupSize);
+    std::visit([&](auto& k) { fields(f, k); }, c.params);
+    for (const auto& [name, value] : j.items())
+        if (name != "path" && name != "kernel" && !f.read().count(name))
+            throw invalidArgument("config." + name, jsonExcerpt(value),
+                                  std::string("is not a field of the ") + c.kernel() + " kernel");
     return c;
 }
 

@@ -52,12 +52,11 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
                      "; using fp32";
         return choice;
     }
-    for (Path path : {Path::CoopMatF16, Path::CoopMatBF16})
-        if (anyCandidateFits(path, d, p)) {
-            choice.path = path;
-            choice.why = std::string("fast: ") + toString(path) + " is the best path the device has";
-            return choice;
-        }
+    if (anyCandidateFits(Path::CoopMatF16, d, p)) {
+        choice.path = Path::CoopMatF16;
+        choice.why = std::string("fast: ") + toString(Path::CoopMatF16) + " is the best path the device has";
+        return choice;
+    }
     choice.path = Path::Fp32;
     // Say why in terms of the (possibly profiled) device, so that a profile or a driver quirk that
     // removed the fast path is named: the device, and the first reason a configuration was refused.
@@ -66,11 +65,9 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
         choice.why = "fast requested, but " + device + " has no VK_KHR_cooperative_matrix; using fp32";
         return choice;
     }
-    std::string refused;
-    for (Path path : {Path::CoopMatF16, Path::CoopMatBF16})
-        if (refused.empty()) refused = firstCandidateRefusal(path, d, p);
+    const std::string refused = firstCandidateRefusal(Path::CoopMatF16, d, p);
     choice.why = "fast requested, but no cooperative-matrix configuration fits " + device + " (" +
-                 (refused.empty() ? "it lists no f16 or bf16 shape with f32 accumulation" : "e.g. " + refused) +
+                 (refused.empty() ? "it lists no f16 shape with f32 accumulation" : "e.g. " + refused) +
                  "); using fp32";
     return choice;
 }

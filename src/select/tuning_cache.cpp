@@ -1,12 +1,14 @@
-// The tuning cache: <cache dir>/tuning.json. Format (version 2):
-//   {"format": "vkconv tuning cache", "version": 2,
+// The tuning cache: <cache dir>/tuning.json. Format (version 3):
+//   {"format": "vkconv tuning cache", "version": 3,
 //    "devices": {"<deviceKey>": {"name": "...", "driver": "...",
-//                                "entries": {"<problemKey>": {"config": {...every field...},
+//                                "entries": {"<problemKey>": {"config": {...config_json.cpp...},
 //                                            "name": "<KernelConfig::str()>", "ms": 1.065,
 //                                            "date": "2026-11-21T10:00:00Z", "decision": "...",
 //                                            "vkconv": "0.1.0", "spirv": "fnv1a64:..."}}}}}
-// The device key includes the profile a measurement was made under. Version 1 files (no
-// "vkconv"/"spirv" in entries) are read; their entries are ignored as measured on unknown code.
+// The device key includes the profile a measurement was made under. Files of versions 1 and 2
+// are read; their entries are ignored, each with a note: version 1's as measured on unknown code
+// (no "vkconv"/"spirv"), version 2's because their configurations are one flat set of every
+// kernel's fields (config_json.cpp refuses them by name, never reads them as another kernel's).
 // Entries are checked when looked up: a malformed one is ignored (with a note) and kept in the
 // file. A file that is not a tuning cache at all is ignored, and moved aside (never deleted) by
 // the next save. A file of a newer format is ignored and never overwritten.
@@ -37,7 +39,7 @@ using detail::configObject;
 namespace {
 
 constexpr const char* kFormat = "vkconv tuning cache";
-constexpr int kVersion = 2;
+constexpr int kVersion = 3;
 constexpr int kOldestReadableVersion = 1;
 constexpr const char* kFileName = "tuning.json";
 
@@ -247,6 +249,11 @@ std::optional<TuningEntry> TuningCache::find(const DeviceInfo& device, const Con
     try {
         entry = entryFromObject(d->at("entries").at(pk));
     } catch (const Error& e) {
+        const json& stored = d->at("entries").at(pk);
+        const json config = stored.is_object() ? stored.value("config", json()) : json();
+        if (config.is_object() && !config.contains("kernel") && config.contains("aLoader"))
+            return ignored("tuning cache entry for this problem was written by an older vkconv (tuning cache format 2, "
+                           "before each kernel had parameters of its own); ignored (sweep again)");
         return ignored(std::string("tuning cache entry for this problem is malformed (") + e.what() + "); ignored");
     }
     const std::string name = "tuning cache entry " + entry.config.str();
@@ -327,7 +334,7 @@ void TuningCache::save() {
         d.update(deviceInfo);
         d["entries"][pk] = entry;
     }
-    doc["version"] = kVersion;  // version 1 entries stay, and stay ignored
+    doc["version"] = kVersion;  // older entries stay, and stay ignored
     detail::writeFileAtomically(file(), doc.dump(2) + "\n");
     s.document = std::move(doc);
     s.puts.clear();

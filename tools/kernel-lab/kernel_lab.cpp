@@ -38,6 +38,7 @@
 #include <set>
 #include <string>
 
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "select/config_select.hpp"
 #include "config_filter.hpp"
 #include "idle_warmup.hpp"     // bench/
@@ -208,10 +209,10 @@ int main(int argc, char** argv) try {
         std::vector<KernelConfig> withSplits;
         for (const auto& c : configs) {
             withSplits.push_back(c);
-            if (c.splitK != 1) continue;
+            if (c.splits() != 1 || !c.is<ChannelsLastNhwcKernel>() && !c.is<ChannelsLastNchwKernel>()) continue;
             for (uint32_t split : splits) {
                 KernelConfig v = c;
-                v.splitK = split;
+                detail::channelsLast(v).splitK = split;
                 if (!listed.count(v.str()) && canImplement(v, dev, p).empty()) withSplits.push_back(v);
             }
         }

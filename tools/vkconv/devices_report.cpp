@@ -92,21 +92,13 @@ PathStatus pathStatus(Path path, const DeviceInfo& e, const DeviceInfo& hw, cons
     if (!ranked.empty()) st.config = ranked.front().config;
     st.runnable = st.config.has_value();
     if (path == Path::Fp32) return st;
-    const ScalarType operand = path == Path::CoopMatF16 ? ScalarType::F16 : ScalarType::BF16;
-    // A listed bf16 shape is not run whatever the shader features say: there is no bf16 kernel.
-    if (path == Path::CoopMatBF16 && (st.config || (e.coopMatKhr && hasF32AccShape(e, operand)))) {
-        st.runnable = false;
-        st.why = "listed, not run: vkconv has no bf16 kernel yet";
-        return st;
-    }
+    const ScalarType operand = ScalarType::F16;
     if (st.config) return st;
     if (!e.coopMatKhr)
         st.why = std::string("no VK_KHR_cooperative_matrix") + (hw.coopMatKhr ? " (the profile removes it)" : "");
     else if (!hasF32AccShape(e, operand))
         st.why = std::string("no ") + toString(operand) + " shape with f32 accumulation" +
                  (hasF32AccShape(hw, operand) ? " (none of the device's is among the profile's)" : "");
-    else if (operand == ScalarType::BF16 && !e.shaderBFloat16)
-        st.why = "no bf16 shader support";
     else {
         // Fast's fallback reason names the first configuration refused and why.
         std::string why;
@@ -236,7 +228,10 @@ int printDevicesReport(const ReportOptions& o) {
             std::cout << "    paths, with the configuration alexnet1 N=" << alexnet.batch << " would use"
                       << (o.run ? "; --run: " + std::to_string(reportProblems().size()) + " problems each" : "")
                       << ":\n";
-            for (Path path : {Path::Fp32, Path::CoopMatF16, Path::CoopMatBF16}) {
+            // bf16 shapes are listed, not run: vkconv has no bf16 kernel.
+            if (e.coopMatKhr && hasF32AccShape(e, ScalarType::BF16))
+                row("bf16", "the device lists bf16 shapes; vkconv has no bf16 kernel");
+            for (Path path : {Path::Fp32, Path::CoopMatF16}) {
                 const PathStatus st = pathStatus(path, e, hw, alexnet);
                 std::string line = st.config ? st.config->str() : "unavailable: " + st.why;
                 if (st.config && !st.why.empty()) line += " (" + st.why + ")";

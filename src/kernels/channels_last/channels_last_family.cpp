@@ -2,6 +2,7 @@
 // loaders, each a family: NHWC, where a pre-pass packs the input as fp16 channels-last (any
 // problem of one group), and NCHW, which reads the fp32 NCHW input directly (convolutions
 // without padding). Both split K over workgroups where the grid is too small (split_k.hpp).
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/families.hpp"
 
 #include <cstdio>
@@ -16,8 +17,6 @@
 namespace vkconv::detail {
 
 namespace {
-
-
 
 // The kernel's rules and tiling; each loader adds what it reads and how.
 class ChannelsLastFamily : public KernelFamily {
@@ -40,20 +39,20 @@ public:
                                 if (warps < 2 || warps > 16 || bk % shape.k) continue;
                                 KernelConfig c;
                                 c.path = path;
-                                c.aLoader = loader();
+                                c.params = blankParams();
                                 c.bm = bm, c.bn = bn, c.bk = bk;
-                                c.warpsM = wm, c.warpsN = wn;
-                                c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
-                                c.stages = 2;
+                                tiling(c).warpsM = wm, tiling(c).warpsN = wn;
+                                tiling(c).mmaM = shape.m, tiling(c).mmaN = shape.n, tiling(c).mmaK = shape.k;
+                                tiling(c).stages = 2;
                                 c.subgroupSize = sg;
                                 if ((bm / wm / shape.m) * (bn / wn / shape.n) < 2) continue;
                                 for (bool prefetch : {false, true}) {
-                                    if (prefetch && loader() != ALoader::Nhwc) continue;
-                                    c.fragmentPrefetch = prefetch;
-                                    c.tapsInner = false;
+                                    if (prefetch && !prefetches()) continue;
+                                    channelsLast(c).fragmentPrefetch = prefetch;
+                                    channelsLast(c).tapsInner = false;
                                     if (warpTilesBounded(c)) out.push_back(c);
                                     if (p.kernelH * p.kernelW > 1 && nhwcChannels(p, bk) > bk) {
-                                        c.tapsInner = true;
+                                        channelsLast(c).tapsInner = true;
                                         if (warpTilesBounded(c)) out.push_back(c);
                                     }
                                 }
@@ -83,15 +82,15 @@ public:
             for (uint32_t split : {2u, 4u, 8u})
                 if (grid.workgroups * split <= grid.slots) {
                     KernelConfig v = c;
-                    v.splitK = split;
+                    channelsLast(v).splitK = split;
                     out.push_back(v);
                 }
         }
     }
 
     std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
-        if (std::string why = coopMatFieldRules(c, /*splitsK=*/true); !why.empty()) return why;
-        if (!c.bGlobal && !isPowerOfTwo(c.bk)) return "BK must be a power of two";
+        if (std::string why = coopMatFieldRules(c); !why.empty()) return why;
+        if (!isPowerOfTwo(c.bk)) return "BK must be a power of two";
         if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
         if (std::string why = coopMatDeviceSupport(c, d); !why.empty()) return why;
         if (std::string why = loaderRules(c, d, p); !why.empty()) return why;
@@ -106,45 +105,52 @@ public:
         TileShape t;
         t.tileM = c.bm, t.tileN = c.bn;
         t.workspacePerImage = workspacePerImage(c, p);
-        t.splits = c.splitK;
+        t.splits = channelsLast(c).splitK;
         t.partialsPerImage = splitKWorkspaceBytes(c, p, 1);
         return t;
     }
 
     std::string tileKey(const KernelConfig& c) const override {
         char key[96];
-        std::snprintf(key, sizeof key, "%s %ux%ux%u split %u", name(), c.bm, c.bn, c.bk, c.splitK);
+        std::snprintf(key, sizeof key, "%s %ux%ux%u split %u", name(), c.bm, c.bn, c.bk, channelsLast(c).splitK);
         return key;
     }
 
     NeighbourKinds neighbours(const KernelConfig& c, const DeviceInfo& d) const override {
-        // Its alternative: the gather loader with the same tile.
-        KernelConfig gather = c;
-        gather.aLoader = ALoader::Gather;
-        gather.stages = 1;
-        gather.splitK = 1;
+        // Its alternative: the gather loader with the same tile, where the configuration has
+        // neither of the channels-last kernel's K orders and prefetch that the gather lacks.
+        std::vector<KernelConfig> alternative;
+        if (!channelsLast(c).tapsInner && !channelsLast(c).fragmentPrefetch) {
+            KernelConfig gather = c;
+            gather.params = CoopMatGatherKernel{tiling(c)};
+            tiling(gather).stages = 1;
+            alternative.push_back(gather);
+        }
         std::vector<KernelConfig> prefetch;  // fragments held across the barrier (NHWC)
-        if (loader() == ALoader::Nhwc) {
+        if (prefetches()) {
             KernelConfig v = c;
-            v.fragmentPrefetch = !c.fragmentPrefetch;
+            channelsLast(v).fragmentPrefetch = !channelsLast(c).fragmentPrefetch;
             prefetch.push_back(v);
         }
         std::vector<KernelConfig> splits;  // half and twice the splits (canImplement weeds out)
-        for (uint32_t s : {c.splitK / 2, c.splitK * 2})
-            if (s >= 1 && s != c.splitK) {
+        for (uint32_t s : {channelsLast(c).splitK / 2, channelsLast(c).splitK * 2})
+            if (s >= 1 && s != channelsLast(c).splitK) {
                 KernelConfig v = c;
-                v.splitK = s;
+                channelsLast(v).splitK = s;
                 splits.push_back(v);
             }
         OwnNeighbours own;
         own.splits = std::move(splits);
-        own.alternative = {gather};
+        own.alternative = std::move(alternative);
         own.prefetch = std::move(prefetch);
         return coopMatNeighbours(c, d, /*bRegisters=*/false, std::move(own));
     }
 
 protected:
-    virtual ALoader loader() const = 0;
+    // The loader's parameters, defaults (the variant says which loader a configuration has).
+    virtual KernelParams blankParams() const = 0;
+    // Whether the loader can hold fragments across the barrier (fragmentPrefetch).
+    virtual bool prefetches() const { return false; }
     // Whether the loader serves the problem at all (before any configuration).
     virtual bool serves(const ConvProblem& problem) const = 0;
     // The loader's own rules, checked after the device's support.
@@ -154,7 +160,7 @@ protected:
 
     PreparedKernel withReducePass(PreparedKernel kernel, const KernelConfig& c, const DeviceInfo& d,
                                   const ConvProblem& p) const {
-        if (c.splitK > 1) {
+        if (channelsLast(c).splitK > 1) {
             kernel.reduce = splitKReducePipeline(c, p);
             kernel.reduceWorkgroups = [d](uint64_t values) { return splitKReduceWorkgroups(values, d); };
         }
@@ -165,11 +171,9 @@ protected:
 // The NHWC loader: a pre-pass packs the input as fp16 channels-last; groups 1, any problem.
 class ChannelsLastNhwcFamily final : public ChannelsLastFamily {
 public:
-    const char* name() const override { return "channels-last-nhwc"; }
+    const char* name() const override { return ChannelsLastNhwcKernel::kName; }
 
-    bool owns(const KernelConfig& c) const override {
-        return isCoopMatPath(c.path) && c.aLoader == ALoader::Nhwc;
-    }
+    bool owns(const KernelConfig& c) const override { return c.is<ChannelsLastNhwcKernel>(); }
 
     bool serves(const ConvProblem& p) const override { return p.groups == 1; }
 
@@ -196,34 +200,33 @@ public:
 
     std::vector<std::string> shaders(const KernelConfig& c) const override {
         std::vector<std::string> s{"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16"};
-        if (c.splitK > 1) s.push_back("reduce_split_k");
+        if (channelsLast(c).splitK > 1) s.push_back("reduce_split_k");
         return s;
     }
 
     std::string describe(const KernelConfig& c) const override {
         std::string s = coopMatNameHead(c) + " nhwc";
-        if (c.tapsInner) s += " taps-inner";
-        if (c.fragmentPrefetch) s += " frag-prefetch";
+        if (channelsLast(c).tapsInner) s += " taps-inner";
+        if (channelsLast(c).fragmentPrefetch) s += " frag-prefetch";
         return s + coopMatNameTail(c);
     }
 
 protected:
-    ALoader loader() const override { return ALoader::Nhwc; }
+    KernelParams blankParams() const override { return ChannelsLastNhwcKernel{}; }
+    bool prefetches() const override { return true; }
 };
 
 // The NCHW loader: A straight from the fp32 NCHW input, for convolutions without padding.
 class ChannelsLastNchwFamily final : public ChannelsLastFamily {
 public:
-    const char* name() const override { return "channels-last-nchw"; }
+    const char* name() const override { return ChannelsLastNchwKernel::kName; }
 
-    bool owns(const KernelConfig& c) const override {
-        return isCoopMatPath(c.path) && c.aLoader == ALoader::Nchw;
-    }
+    bool owns(const KernelConfig& c) const override { return c.is<ChannelsLastNchwKernel>(); }
 
     bool serves(const ConvProblem& p) const override { return nchwProblemSupport(p).empty(); }
 
     std::string loaderRules(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
-        if (c.fragmentPrefetch) return "fragment prefetch needs the channels-last (nhwc) loader";
+        if (channelsLast(c).fragmentPrefetch) return "fragment prefetch needs the channels-last (nhwc) loader";
         return nchwCanImplement(c, d, p);
     }
 
@@ -242,18 +245,18 @@ public:
 
     std::vector<std::string> shaders(const KernelConfig& c) const override {
         std::vector<std::string> s{"conv2d_coopmat_nchw_f16"};
-        if (c.splitK > 1) s.push_back("reduce_split_k");
+        if (channelsLast(c).splitK > 1) s.push_back("reduce_split_k");
         return s;
     }
 
     std::string describe(const KernelConfig& c) const override {
         std::string s = coopMatNameHead(c);
-        if (c.tapsInner) s += " taps-inner";
+        if (channelsLast(c).tapsInner) s += " taps-inner";
         return s + " nchw" + coopMatNameTail(c);
     }
 
 protected:
-    ALoader loader() const override { return ALoader::Nchw; }
+    KernelParams blankParams() const override { return ChannelsLastNchwKernel{}; }
     uint64_t workspacePerImage(const KernelConfig&, const ConvProblem&) const override { return 0; }
 };
 

@@ -1,3 +1,4 @@
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nchw_input.hpp"
 
 #include <algorithm>
@@ -129,7 +130,7 @@ uint32_t nchwSharedMemoryBytes(const KernelConfig& c) {
     // nchw_input.glsl: sA[2][BK][BM/4 + 2] f16vec4 (8 bytes); conv2d_channels_last.comp:
     // sB[2][BK][BN/8 + 1] 16-byte words, sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
     const uint64_t bytes = 2ull * c.bk * (c.bm / 4 + 2) * 8 + 2ull * c.bk * (c.bn / 8 + 1) * 16 +
-                           uint64_t(c.bn) * 4 + uint64_t(c.mmaM) * c.mmaN * 4;
+                           uint64_t(c.bn) * 4 + uint64_t(tiling(c).mmaM) * tiling(c).mmaN * 4;
     return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
 }
 
@@ -172,7 +173,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // on some: 96->192 0.0142 against 0.0157 and 0.0235 against 0.0184, 192->384 0.0181 against
     // 0.0209 and 0.0249 against 0.0207, 384->768 0.0181 against 0.0156 and 0.0239 against 0.0279.
     if (nchwWindowsOverlap(p)) work *= 3.0;
-    else if (p.kernelH * p.kernelW > 1) work *= (c.tapsInner ? 1.0 : 1.05) * (tinyPatchKernel(p, grid.units()) ? 1.0 : 1.3);
+    else if (p.kernelH * p.kernelW > 1) work *= (channelsLast(c).tapsInner ? 1.0 : 1.05) * (tinyPatchKernel(p, grid.units()) ? 1.0 : 1.3);
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
     // charge (the idle units) applies (kernel-lab on the H200, docs/performance.md):
@@ -183,7 +184,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // splits 0.0133 against 0.0137 in 4.
     const bool smallest = !d.isCpu() && p.gemmK() < 2048 && tinyPointwise(p, grid.units() / 2);  // 1M a unit
     double underfill = smallest ? grid.idleUnits() : grid.underfill();
-    const double fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+    const double fragM = c.bm / tiling(c).warpsM / tiling(c).mmaM, fragN = c.bn / tiling(c).warpsN / tiling(c).mmaN;
     // On a CPU device the matrix units are emulated and the pipeline compile dominates: the
     // fewest fragments a subgroup, as for the channels-last loader, which this one beats by
     // its missing packing pass.
@@ -191,9 +192,9 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // The channels-last kernel's H200 calibration without its packing pass.
     double factor = channelsLastTileFactor(c);
     const NchwTile ideal = preferredNchwTile(p, d);
-    const bool preferred = c.bm == ideal.bm && c.bn == ideal.bn && c.bk == ideal.bk && c.warpsM == ideal.warpsM &&
-                           c.warpsN == ideal.warpsN;
-    factor *= preferred ? 0.7 : c.warpsM * c.warpsN < 4 ? 1.6 : 1.0;
+    const bool preferred = c.bm == ideal.bm && c.bn == ideal.bn && c.bk == ideal.bk && tiling(c).warpsM == ideal.warpsM &&
+                           tiling(c).warpsN == ideal.warpsN;
+    factor *= preferred ? 0.7 : tiling(c).warpsM * tiling(c).warpsN < 4 ? 1.6 : 1.0;
     // The preferred tile is charged no idle slots once its grid has a workgroup on every unit:
     // its three workgroups an SM keep the matrix units busier than more of the smaller tiles
     // below (kernel-lab on the H200, docs/performance.md). 64x128x16 took 0.031 ms on 1024->256 at
@@ -220,13 +221,13 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.0107-0.0124 against 0.0111-0.0133; 128->512 and 256->128 at batch 3-4 by 4-9%. Past it
     // they came level (1024->256, batch 40, 492 workgroups, 0.0377 against 0.0375) or lost by
     // 25-70% (588 and more).
-    const bool quadTile = c.bm == 64 && c.bn == 64 && c.bk == 16 && c.warpsM == 2 && c.warpsN == 2 && c.splitK == 1;
+    const bool quadTile = c.bm == 64 && c.bn == 64 && c.bk == 16 && tiling(c).warpsM == 2 && tiling(c).warpsN == 2 && channelsLast(c).splitK == 1;
     if (quadTile && !smallest && ideal.bm == 64 && ideal.bn == 128 && ideal.warpsM == 2 && nchwVectorLoads(p) &&
         tileGrid(64, 128, d, p).workgroups >= 0.85 * grid.units() && tileWaves(64, 64, 3, d, p) <= 1.0) {
         underfill = 1.0;
         factor *= 0.6;
     }
-    factor *= c.mmaM * c.mmaN * c.mmaK >= 4096 ? 1.0 : c.mmaK >= 16 ? 1.15 : 1.5;
+    factor *= tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096 ? 1.0 : tiling(c).mmaK >= 16 ? 1.15 : 1.5;
     // A's fp32 registers cost twice the channels-last loader's fp16 words. Budget: 255 a thread,
     // or the register file's 64K shared by the workgroup's threads (NVIDIA), less the compiler's
     // own (the channels-last kernel: estimate 192 of 255 used at 128 threads; estimate 80 fit
@@ -258,15 +259,15 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // against 0.0142; 1024->256 at 14x14 in 8 splits, batch 1 (224), 0.0101 against 0.0106;
     // 512->1024 at 28x28 stride 2, batch 2 (208), 0.0132 against 0.0149. Unsplit with vector loads
     // they came within 5% either way (64->64 to 1024->512, batch 1-8, 196-208 workgroups).
-    const bool eightWarps = c.bm == 32 && c.bn == 64 && c.warpsM == 2 && c.warpsN == 4 && c.mmaM == 16 &&
-                            c.mmaN == 8 && c.mmaK == 16;
-    const bool eightWarpsLead = eightWarps && grid.workgroups <= 2.0 * grid.units() && (c.splitK > 1 || !nchwVectorLoads(p));
+    const bool eightWarps = c.bm == 32 && c.bn == 64 && tiling(c).warpsM == 2 && tiling(c).warpsN == 4 && tiling(c).mmaM == 16 &&
+                            tiling(c).mmaN == 8 && tiling(c).mmaK == 16;
+    const bool eightWarpsLead = eightWarps && grid.workgroups <= 2.0 * grid.units() && (channelsLast(c).splitK > 1 || !nchwVectorLoads(p));
     if (smallGridWarpsFavoured(c, grid) || eightWarpsLead) factor *= 0.8;
     // Deep 1x1 layers at mid-size grids: 64x128x16 on 2x4 subgroups in 4 splits
     // (deepPointwiseNchwSplit, split_k.hpp): 2048->512 at 7x7 0.0263 ms at batch 16 against 0.0284
     // for the channels-last 64x64x16 split, 0.0277 against 0.0294 at 18, 0.0286 against 0.0294 at 20.
-    const bool splitTile = c.splitK == 4 && c.bm == 64 && c.bn == 128 && c.bk == 16 && c.warpsM == 2 &&
-                           c.warpsN == 4 && c.mmaM * c.mmaN * c.mmaK >= 4096;
+    const bool splitTile = channelsLast(c).splitK == 4 && c.bm == 64 && c.bn == 128 && c.bk == 16 && tiling(c).warpsM == 2 &&
+                           tiling(c).warpsN == 4 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
     if (splitTile && deepPointwiseNchwSplit(p, grid.units())) factor *= 0.3;
     // Deep 1x1 layers read with scalar loads (7x7 planes), where 64-row tiles of 32-deep slices on
     // 2x4 subgroups make one workgroup a unit at most, unsplit: half the barriers of 16-deep
@@ -283,8 +284,8 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 2048->1024 at batch 40 0.0548 against 0.0586 (128x128x16 2x2 with prefetch), level at 16 and
     // 20 (0.039), but at 24 and 28, where 64x64 tiles make at most three workgroups a unit, 0.0540
     // against their 0.0484-0.0488.
-    const bool deepOneWaveTile = c.splitK == 1 && c.bm == 64 && (c.bn == 128 || c.bn == 256) && c.bk == 32 &&
-                                 c.warpsM == 2 && c.warpsN == 4 && c.mmaM * c.mmaN * c.mmaK >= 4096;
+    const bool deepOneWaveTile = channelsLast(c).splitK == 1 && c.bm == 64 && (c.bn == 128 || c.bn == 256) && c.bk == 32 &&
+                                 tiling(c).warpsM == 2 && tiling(c).warpsN == 4 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
     if (deepOneWaveTile && deepPointwiseOneWave(p, grid.workgroups, grid.units())) {
         underfill = 1.0;
         factor *= 0.35;
@@ -312,13 +313,13 @@ PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
     spec.channels = channels;
     spec.vectorLoads = nchwVectorLoads(p) ? VK_TRUE : VK_FALSE;
-    spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
-    spec.splitK = c.splitK;
+    spec.tapsInner = channelsLast(c).tapsInner ? VK_TRUE : VK_FALSE;
+    spec.splitK = channelsLast(c).splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
+    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, channelsLast(c).tapsInner));
     return k;
 }
 

@@ -58,7 +58,7 @@ bool nchwPatchKernel(const ConvProblem& problem);
 // a few workgroups' latency (nchwCost and nhwcCost both draw this line).
 bool tinyPatchKernel(const ConvProblem& problem, double units);
 
-// Empty if `config` (aLoader Nchw) can run `problem` as far as the loader is concerned, else why
+// Empty if `config` (a ChannelsLastNchwKernel) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nchwCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 

@@ -1,3 +1,4 @@
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
 
 #include <algorithm>
@@ -40,8 +41,7 @@ uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
 
 std::string channelsLastKernelRules(const KernelConfig& c, const ConvProblem& p, const std::string& loader) {
     if (c.bk % 8 || c.bn % 8) return loader + " needs BK and BN multiples of 8 (16-byte words)";
-    if (c.stages != 2 || c.bGlobal || c.sLanes != 1 || c.tilesPerWorkgroup != 1)
-        return loader + " takes two stages, no bglobal, lanes or tiles";
+    if (tiling(c).stages != 2) return loader + " takes two stages";
     // Padding C to BK multiplies the GEMM K: refuse more than 2x (3-channel first layers belong
     // to the packed loader, which folds the stride into the channels).
     if (nhwcChannels(p, c.bk) > 2 * std::max<int64_t>(p.inChannels, 8))
@@ -68,7 +68,7 @@ uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
     // conv2d_channels_last.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
     // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
     const uint64_t words = 2ull * c.bm * (c.bk / 8 + 1) + 2ull * c.bk * (c.bn / 8 + 1);
-    return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + c.mmaM * c.mmaN * 4, 1u << 30));
+    return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + tiling(c).mmaM * tiling(c).mmaN * 4, 1u << 30));
 }
 
 std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
@@ -114,15 +114,15 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     CoopMatNhwcKernelSpec spec{};
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(packed, bRows, bCols));
     spec.channels = channels;
-    spec.tapsInner = c.tapsInner ? VK_TRUE : VK_FALSE;
+    spec.tapsInner = channelsLast(c).tapsInner ? VK_TRUE : VK_FALSE;
     spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
-    spec.fragmentPrefetch = c.fragmentPrefetch ? VK_TRUE : VK_FALSE;
-    spec.splitK = c.splitK;
+    spec.fragmentPrefetch = channelsLast(c).fragmentPrefetch ? VK_TRUE : VK_FALSE;
+    spec.splitK = channelsLast(c).splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, c.tapsInner));
+    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, channelsLast(c).tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
     const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk};
     k.packInput = pipelineKey("pack_input_nhwc_f16", pack);

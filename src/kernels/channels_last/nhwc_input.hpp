@@ -40,7 +40,7 @@ uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 // empty if `config` keeps them, else why not, naming `loader`.
 std::string channelsLastKernelRules(const KernelConfig& config, const ConvProblem& problem, const std::string& loader);
 
-// Empty if `config` (aLoader Nhwc) can run `problem` as far as the loader is concerned, else why
+// Empty if `config` (a ChannelsLastNhwcKernel) can run `problem` as far as the loader is concerned, else why
 // not; canImplement checks the rest (shapes, subgroups, threads, shared memory).
 std::string nhwcCanImplement(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 

@@ -1,3 +1,4 @@
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/split_k.hpp"
 
 #include <algorithm>
@@ -12,19 +13,19 @@ uint64_t channelsLastSlices(const KernelConfig& c, const ConvProblem& p) {
 }
 
 uint64_t splitKWorkspaceBytes(const KernelConfig& c, const ConvProblem& p, uint64_t images) {
-    if (c.splitK <= 1) return 0;
-    return uint64_t(c.splitK) * images * uint64_t(p.outChannels) * uint64_t(p.outHeight()) * uint64_t(p.outWidth()) * 4;
+    if (channelsLast(c).splitK <= 1) return 0;
+    return uint64_t(channelsLast(c).splitK) * images * uint64_t(p.outChannels) * uint64_t(p.outHeight()) * uint64_t(p.outWidth()) * 4;
 }
 
 std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (c.splitK <= 1) return "";
-    const std::string split = "splitK " + std::to_string(c.splitK);
+    if (channelsLast(c).splitK <= 1) return "";
+    const std::string split = "splitK " + std::to_string(channelsLast(c).splitK);
     const uint64_t slices = channelsLastSlices(c, p);
-    if (slices % c.splitK)
+    if (slices % channelsLast(c).splitK)
         return split + " does not divide the " + std::to_string(slices) + " K slices (" + std::to_string(p.kernelH) + "x" +
                std::to_string(p.kernelW) + " taps x " + std::to_string(nhwcChannels(p, c.bk) / c.bk) + " slices of BK " +
                std::to_string(c.bk) + " channels)";
-    if (c.splitK > d.maxWorkGroupCount[2])
+    if (channelsLast(c).splitK > d.maxWorkGroupCount[2])
         return split + " exceeds maxComputeWorkGroupCount[2] " + std::to_string(d.maxWorkGroupCount[2]);
     // The partials are bound whole, and indexed with 32-bit element offsets in both passes.
     const uint64_t bytes = splitKWorkspaceBytes(c, p, uint64_t(p.batch));
@@ -53,7 +54,7 @@ bool deepPointwiseTwoSplits(const ConvProblem& p, double units) {
 }
 
 double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
-    if (c.splitK <= 1) return 1.0;
+    if (channelsLast(c).splitK <= 1) return 1.0;
     // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split
     // for the partial tiles and the reduce pass, and each workgroup's pipeline start and epilogue
     // as about 48 of K (three 16-deep slices) next to its share of K, whatever its slice depth.
@@ -61,8 +62,8 @@ double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
     // dozen workgroups this picks the splits measured fastest or within 7% of them. Counted in
     // slices instead, the overhead ranked 64-deep tiles behind 16-deep ones at batch 1 (3x3/512
     // at 7x7 in 8 splits: 32x64x16 0.021 ms, 32x64x64 0.015).
-    const double kShare = double(channelsLastSlices(c, p)) * c.bk / c.splitK;
-    return (1.0 + 0.02 * c.splitK) * (kShare + 48.0) / kShare;
+    const double kShare = double(channelsLastSlices(c, p)) * c.bk / channelsLast(c).splitK;
+    return (1.0 + 0.02 * channelsLast(c).splitK) * (kShare + 48.0) / kShare;
 }
 
 std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {
@@ -70,7 +71,7 @@ std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {
 }
 
 PipelineKey splitKReducePipeline(const KernelConfig& c, const ConvProblem& p) {
-    return pipelineKey("reduce_split_k", SplitKReduceSpec{c.splitK, uint32_t(p.outChannels)});
+    return pipelineKey("reduce_split_k", SplitKReduceSpec{channelsLast(c).splitK, uint32_t(p.outChannels)});
 }
 
 uint32_t splitKReduceWorkgroups(uint64_t elements, const DeviceInfo& d) {

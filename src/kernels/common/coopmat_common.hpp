@@ -14,6 +14,10 @@ namespace vkconv::detail {
 bool isCoopMatPath(Path path);
 ScalarType operandType(Path path);
 
+// The cooperative-matrix part of a configuration; throws vkconv::Error for an fp32 kernel's.
+const CoopMatTiling& tiling(const KernelConfig& config);
+CoopMatTiling& tiling(KernelConfig& config);
+
 // The device's instruction shapes for `path`'s operands with fp32 accumulation.
 std::vector<CoopMatShape> operandShapes(Path path, const DeviceInfo& device);
 // The subgroup sizes a candidate list tries: the device's default, then (with subgroup size
@@ -23,8 +27,8 @@ std::vector<uint32_t> candidateSubgroupSizes(const DeviceInfo& device);
 bool warpTilesBounded(const KernelConfig& config);
 
 // "" if the sizes the tile rules divide by are nonzero (BM, BK, the instruction shape, the
-// subgroup counts), and, unless the kernel splits K, splitK is 1.
-std::string coopMatFieldRules(const KernelConfig& config, bool splitsK);
+// subgroup counts).
+std::string coopMatFieldRules(const KernelConfig& config);
 // "" if the device runs `config`'s instruction shape, operand type and subgroup size.
 std::string coopMatDeviceSupport(const KernelConfig& config, const DeviceInfo& device);
 // "" if the workgroup tile is a whole number of subgroup tiles of the instruction, BK of its K.

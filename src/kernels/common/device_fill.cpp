@@ -25,7 +25,7 @@ TileGrid tileGrid(const KernelConfig& c, const DeviceInfo& d, const ConvProblem&
     TileGrid g;
     g.mTiles = std::ceil(double(p.gemmM()) / c.bm);
     g.nTiles = std::ceil(double(p.gemmN()) / c.bn);
-    g.workgroups = g.mTiles * g.nTiles * double(p.groups) * double(std::max(c.splitK, 1u));
+    g.workgroups = g.mTiles * g.nTiles * double(p.groups) * double(std::max(c.splits(), 1u));
     g.slots = workgroupSlots(d);
     return g;
 }
@@ -41,8 +41,9 @@ double tileWaves(uint32_t bm, uint32_t bn, double perUnit, const DeviceInfo& d, 
 }
 
 bool smallGridWarpsFavoured(const KernelConfig& c, const TileGrid& grid) {
-    return c.splitK == 1 && grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && c.warpsM == 2 &&
-           c.warpsN == 4 && c.mmaM == 16 && c.mmaN == 8 && c.mmaK == 16;
+    const CoopMatTiling* t = c.coopMat();
+    return t && c.splits() == 1 && grid.workgroups <= grid.units() && c.bm == 32 && c.bn == 64 && t->warpsM == 2 &&
+           t->warpsN == 4 && t->mmaM == 16 && t->mmaN == 8 && t->mmaK == 16;
 }
 
 double paddedGemmWork(const KernelConfig& c, const TileGrid& grid, const ConvProblem& p) {

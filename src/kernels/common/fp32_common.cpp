@@ -7,8 +7,6 @@ std::string fp32SubgroupRule(const KernelConfig& c, const DeviceInfo& d) {
     if (c.subgroupSize != 0 && c.subgroupSize != d.subgroupSize &&
         !(d.subgroupSizeControl && c.subgroupSize >= d.minSubgroupSize && c.subgroupSize <= d.maxSubgroupSize))
         return "subgroup size " + std::to_string(c.subgroupSize) + " not available";
-    if (c.splitK != 1)
-        return "split-K (splitK " + std::to_string(c.splitK) + ") needs the channels-last (nhwc) or NCHW loader";
     return "";
 }
 

@@ -12,17 +12,12 @@ namespace vkconv::detail {
 
 namespace {
 
-
-}  // namespace
-
-namespace {
-
 class CoopMatGatherFamily final : public KernelFamily {
 public:
-    const char* name() const override { return "coopmat-gather"; }
+    const char* name() const override { return CoopMatGatherKernel::kName; }
 
     bool owns(const KernelConfig& c) const override {
-        return isCoopMatPath(c.path) && c.aLoader == ALoader::Gather;
+        return c.is<CoopMatGatherKernel>();
     }
 
     void addCandidates(Path path, const DeviceInfo& d, const ConvProblem&,
@@ -40,13 +35,14 @@ public:
                         for (uint32_t wm : {1u, 2u, 4u, 8u})
                             for (uint32_t wn : {1u, 2u, 3u, 4u})
                                 for (uint32_t stages : {1u, 2u}) {
+                                    CoopMatGatherKernel k;
+                                    k.warpsM = wm, k.warpsN = wn;
+                                    k.mmaM = shape.m, k.mmaN = shape.n, k.mmaK = shape.k;
+                                    k.stages = stages;
                                     KernelConfig c;
                                     c.path = path;
-                                    c.aLoader = ALoader::Gather;
+                                    c.params = k;
                                     c.bn = bn, c.bk = std::max(bk, shape.k);
-                                    c.warpsM = wm, c.warpsN = wn;
-                                    c.mmaM = shape.m, c.mmaN = shape.n, c.mmaK = shape.k;
-                                    c.stages = stages;
                                     c.subgroupSize = sg;
                                     for (uint32_t bm : {32u, 64u, 128u, 256u}) {
                                         c.bm = bm;
@@ -56,19 +52,16 @@ public:
     }
 
     std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
-        if (std::string why = coopMatFieldRules(c, /*splitsK=*/false); !why.empty()) return why;
+        const auto& g = c.as<CoopMatGatherKernel>();
+        if (std::string why = coopMatFieldRules(c); !why.empty()) return why;
         // With B not staged BK may be any multiple of the instruction's K.
-        if (!c.bGlobal && !isPowerOfTwo(c.bk)) return "BK must be a power of two";
-        if (c.bGlobal && c.bn % 8) return "bglobal needs BN a multiple of 8 (16-byte rows)";
+        if (!g.bGlobal && !isPowerOfTwo(c.bk)) return "BK must be a power of two";
+        if (g.bGlobal && c.bn % 8) return "bglobal needs BN a multiple of 8 (16-byte rows)";
         if (!isPowerOfTwo(c.bm)) return "BM must be a power of two";
         if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
         if (std::string why = coopMatDeviceSupport(c, d); !why.empty()) return why;
-        if (c.sLanes == 0 || c.bk % c.sLanes) return "BK must be a multiple of the gather lanes";
-        if (coopMatThreads(c) % (c.bm * c.sLanes)) return "threads must be a multiple of BM x lanes (each thread gathers one row)";
-        if (c.tapsInner) return "taps-inner K order needs the channels-last (nhwc) or NCHW loader";
-        if (c.fragmentPrefetch) return "fragment prefetch needs the channels-last (nhwc) loader";
-        if (c.tilesPerWorkgroup > 1)
-            return "several tiles per workgroup need the packed loader (its subgroups keep B in registers)";
+        if (g.sLanes == 0 || c.bk % g.sLanes) return "BK must be a multiple of the gather lanes";
+        if (coopMatThreads(c) % (c.bm * g.sLanes)) return "threads must be a multiple of BM x lanes (each thread gathers one row)";
         if (std::string why = coopMatTileRules(c); !why.empty()) return why;
         return workgroupLimits(*this, c, d, p);
     }
@@ -80,13 +73,15 @@ public:
         // elements, plus the epilogue's fragment position table (coopmat_store_direct.glsl). Every
         // term is at most a product of four 32-bit fields: 128-bit sums cannot wrap.
         using u128 = unsigned __int128;
-        const u128 operands = u128(c.stages) * c.bk * ((u128(c.bm) + 8) + (c.bGlobal ? 0 : u128(c.bn) + 8)) * 2;
-        const u128 bytes = operands + u128(c.mmaM) * c.mmaN * 4;
+        const auto& g = c.as<CoopMatGatherKernel>();
+        const u128 operands = u128(g.stages) * c.bk * ((u128(c.bm) + 8) + (g.bGlobal ? 0 : u128(c.bn) + 8)) * 2;
+        const u128 bytes = operands + u128(g.mmaM) * g.mmaN * 4;
         return fitU32("shared memory bytes", bytes > u128(~0ull) ? std::nullopt : std::optional<uint64_t>(uint64_t(bytes)),
                       describe(c));
     }
 
     double cost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
+        const auto& g = c.as<CoopMatGatherKernel>();
         const TileGrid grid = tileGrid(c, d, p);
         const bool underfilled = grid.underfilled();
         const double work = paddedGemmWork(c, grid, p);
@@ -112,7 +107,7 @@ public:
                         : underfilled ? pick(c.bk, {{64, 1.0}, {32, 1.05}}, 1.15)
                         : c.bn >= 128 ? pick(c.bk, {{16, 0.98}, {32, 1.0}}, 1.3)
                                       : pick(c.bk, {{32, 1.0}, {16, groupPaddedBy32 ? 1.0 : 1.12}}, 1.3);
-        factor *= c.stages == 1 ? 1.0 : 1.15;
+        factor *= g.stages == 1 ? 1.0 : 1.15;
         const uint32_t threads = this->threads(c);
         // First layers (3 input channels: alexnet1, VGG's conv1_1) favour BM 64; everything else
         // measured favours 256 threads and BM 32.
@@ -130,18 +125,18 @@ public:
         // against 0.204 with 16x16 and 0.205 with 4x4 subgroups. ConvNeXt-T's 4x4 stem (96 filters,
         // K 48) at batch 32: three 16x16 columns on 4x2 subgroups 0.0278-0.0283 ms against two on 4x3
         // 0.0308-0.0312 (two runs).
-        const uint32_t fragM = c.bm / c.warpsM / c.mmaM, fragN = c.bn / c.warpsN / c.mmaN;
+        const uint32_t fragM = c.bm / g.warpsM / g.mmaM, fragN = c.bn / g.warpsN / g.mmaN;
         factor *= fragM == 1 ? 1.0 : fragM == 2 ? 1.25 : 1.5;
-        factor *= firstLayer && p.gemmK() <= c.bk && fragN == 4 && c.mmaN == 8 ? 0.97
+        factor *= firstLayer && p.gemmK() <= c.bk && fragN == 4 && g.mmaN == 8 ? 0.97
                   : fragN == 2 || (firstLayer && fragN == 3) ? 1.0
                   : fragN == 1                               ? 1.15
                   : fragN <= 4                               ? 1.05
                                                              : 1.2;
         factor *= c.bm <= 32 ? (wide ? 1.05 : 1.0) : c.bm == 64 ? (wide ? 1.0 : 1.02) : c.bm <= 128 ? 1.1 : 1.3;
         factor *= 1.0 + 24.0 / c.bn;  // A is gathered once per N tile
-        factor *= c.bGlobal ? 1.4 : 1.0;  // H200: B from global 1.26 ms at best, staged 0.91 ms
+        factor *= g.bGlobal ? 1.4 : 1.0;  // H200: B from global 1.26 ms at best, staged 0.91 ms
         // H200: contiguous loads made A's gather nearly free but the kernel 2x slower (1.77 ms).
-        factor *= c.sLanes > 1 ? 1.9 : 1.0;
+        factor *= g.sLanes > 1 ? 1.9 : 1.0;
         return work * factor * (underfilled ? grid.slots / grid.workgroups : 1.0);
     }
 
@@ -153,9 +148,10 @@ public:
     std::vector<std::string> shaders(const KernelConfig&) const override { return {"conv2d_coopmat_f16"}; }
 
     std::string describe(const KernelConfig& c) const override {
+        const auto& g = c.as<CoopMatGatherKernel>();
         std::string s = coopMatNameHead(c);
-        if (c.sLanes > 1) s += " lanes " + std::to_string(c.sLanes);
-        if (c.bGlobal) s += " bglobal";
+        if (g.sLanes > 1) s += " lanes " + std::to_string(g.sLanes);
+        if (g.bGlobal) s += " bglobal";
         return s + coopMatNameTail(c);
     }
 
@@ -166,13 +162,14 @@ public:
     }
 
     NeighbourKinds neighbours(const KernelConfig& c, const DeviceInfo& d) const override {
+        const auto& g = c.as<CoopMatGatherKernel>();
         KernelConfig otherB = c;  // where B lives: staged or global
-        otherB.bGlobal = !c.bGlobal;
+        otherB.as<CoopMatGatherKernel>().bGlobal = !g.bGlobal;
         std::vector<KernelConfig> lanes;  // taps per pixel
         for (uint32_t l : {1u, 2u, 4u, 8u})
-            if (l != c.sLanes) {
+            if (l != g.sLanes) {
                 KernelConfig v = c;
-                v.sLanes = l;
+                v.as<CoopMatGatherKernel>().sLanes = l;
                 lanes.push_back(v);
             }
         OwnNeighbours own;

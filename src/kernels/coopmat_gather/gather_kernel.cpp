@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/common/coopmat_common.hpp"
 #include "kernels/common/kernel_specs.hpp"
 #include "kernels/common/prepared_kernel.hpp"
 
@@ -27,7 +28,7 @@ uint16_t toHalf(float f) {
 }
 
 uint32_t gemmColumnsPerRow(const KernelConfig& c, const ConvProblem& p) {
-    const uint32_t lanes = c.aLoader == ALoader::Gather ? std::max(c.sLanes, 1u) : 1u;
+    const uint32_t lanes = c.is<CoopMatGatherKernel>() ? std::max(c.as<CoopMatGatherKernel>().sLanes, 1u) : 1u;
     return roundUp(uint64_t(p.kernelW), lanes);
 }
 
@@ -42,14 +43,16 @@ CoopMatKernelSpec coopMatKernelSpec(const KernelConfig& c, const ProblemSpec& pr
     CoopMatKernelSpec spec{};
     spec.problem = problem;
     spec.bm = c.bm, spec.bn = c.bn, spec.bk = c.bk;
-    spec.warpsM = c.warpsM, spec.warpsN = c.warpsN;
-    spec.mmaM = c.mmaM, spec.mmaN = c.mmaN, spec.mmaK = c.mmaK;
-    spec.stages = c.stages;
+    const CoopMatTiling& t = tiling(c);
+    spec.warpsM = t.warpsM, spec.warpsN = t.warpsN;
+    spec.mmaM = t.mmaM, spec.mmaN = t.mmaN, spec.mmaK = t.mmaK;
+    spec.stages = t.stages;
     spec.subgroup = c.subgroupSize;
     spec.threads = c.threads();
-    spec.bGlobal = c.bGlobal ? VK_TRUE : VK_FALSE;
+    const CoopMatGatherKernel* gather = std::get_if<CoopMatGatherKernel>(&c.params);
+    spec.bGlobal = gather && gather->bGlobal ? VK_TRUE : VK_FALSE;
     spec.debugSkip = 0;  // parts are left out by diagnostics only (conv/diagnostics.hpp)
-    spec.sLanes = c.aLoader == ALoader::Gather ? c.sLanes : 1;
+    spec.sLanes = gather ? gather->sLanes : 1;
     return spec;
 }
 

@@ -56,7 +56,7 @@ uint64_t PackedInputLayout::windowBytes(uint32_t bm) const {
 
 uint32_t packedWindowWords(const PackedInputLayout& layout, const KernelConfig& c) {
     const uint64_t window = layout.windowBytes(c.bm) / 16;
-    const uint64_t staged = uint64_t(c.warpsN) * c.bm * (c.mmaN + 4) / 4;  // the epilogue's warp tiles
+    const uint64_t staged = uint64_t(packed(c).warpsN) * c.bm * (packed(c).mmaN + 4) / 4;  // the epilogue's warp tiles
     return static_cast<uint32_t>(std::min<uint64_t>(std::max(window, staged), 1u << 26));
 }
 
@@ -112,13 +112,13 @@ std::vector<float> packWeightsForPackedInput(const ConvProblem& p, const PackedI
 }  // namespace
 
 PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
-    const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk, c.mmaK);
+    const PackedInputLayout layout = packedInputLayout(p, c.bm, c.bk, packed(c).mmaK);
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
 
     CoopMatPackedKernelSpec spec{};
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, layout.gemmK, bCols));
     spec.packed = PackedInputSpec::from(layout);
-    spec.tilesPerWorkgroup = std::max(c.tilesPerWorkgroup, 1u);
+    spec.tilesPerWorkgroup = std::max(packed(c).tilesPerWorkgroup, 1u);
     spec.windowWords = packedWindowWords(layout, c);
 
     PreparedKernel k;

@@ -14,6 +14,10 @@
 
 namespace vkconv::detail {
 
+// The kernel's own parameters of a configuration that is the packed loader's.
+inline const CoopMatPackedKernel& packed(const KernelConfig& c) { return c.as<CoopMatPackedKernel>(); }
+inline CoopMatPackedKernel& packed(KernelConfig& c) { return c.as<CoopMatPackedKernel>(); }
+
 struct PackedInputLayout {
     uint32_t kernelRows = 0, kernelCols = 0;  // PACK_R, PACK_S: the stride-1 kernel
     uint32_t tapK = 0;                        // PACK_CK: GEMM K per tap, C*sh*sw padded to the MMA's K

@@ -34,8 +34,8 @@ PreparedKernel prepareFp32Kernel(const ConvProblem& p, const KernelConfig& c, co
     spec.bm = c.bm;
     spec.bn = c.bn;
     spec.bk = c.bk;
-    spec.tm = c.tm;
-    spec.tn = c.tn;
+    spec.tm = c.as<Fp32GemmKernel>().tm;
+    spec.tn = c.as<Fp32GemmKernel>().tn;
     spec.threads = c.threads();
 
     PreparedKernel k;

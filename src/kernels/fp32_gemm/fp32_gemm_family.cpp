@@ -13,16 +13,11 @@ namespace vkconv::detail {
 
 namespace {
 
-
-}  // namespace
-
-namespace {
-
 class Fp32GemmFamily final : public KernelFamily {
 public:
-    const char* name() const override { return "fp32-gemm"; }
+    const char* name() const override { return Fp32GemmKernel::kName; }
 
-    bool owns(const KernelConfig& c) const override { return c.path == Path::Fp32 && c.fp32Kernel == Fp32Kernel::Gemm; }
+    bool owns(const KernelConfig& c) const override { return c.is<Fp32GemmKernel>(); }
 
     void addCandidates(Path path, const DeviceInfo&, const ConvProblem&, std::vector<KernelConfig>& out) const override {
         if (path != Path::Fp32) return;
@@ -38,7 +33,8 @@ public:
         for (const auto& s : shapes) {
             KernelConfig c;
             c.path = Path::Fp32;
-            c.bm = s[0], c.bn = s[1], c.bk = s[2], c.tm = s[3], c.tn = s[4];
+            c.bm = s[0], c.bn = s[1], c.bk = s[2];
+            c.params = Fp32GemmKernel{s[3], s[4]};
             out.push_back(c);
         }
     }
@@ -49,17 +45,19 @@ public:
         if (!isPowerOfTwo(c.bk)) return "BK must be a power of two";
         if (!isPowerOfTwo(c.bm)) return "BM must be a power of two";
         if (c.bn == 0 || c.bn % 4) return "BN must be a multiple of 4";
-        if (c.tm == 0 || c.tn == 0 || c.bm % c.tm || c.bn % c.tn)
+        const auto& k = c.as<Fp32GemmKernel>();
+        if (k.tm == 0 || k.tn == 0 || c.bm % k.tm || c.bn % k.tn)
             return "tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + " is not a whole number of thread tiles";
         if (threads(c) % c.bm) return "threads must be a multiple of BM (each thread gathers one row)";
         return workgroupLimits(*this, c, d, p);
     }
 
     uint32_t threads(const KernelConfig& c) const override {
-        if (c.tm == 0) throw invalidArgument("config.tm", c.tm, "must be >= 1");
-        if (c.tn == 0) throw invalidArgument("config.tn", c.tn, "must be >= 1");
-        return fitU32("threads", checkedProductU64({c.bm / c.tm, c.bn / c.tn}),
-                      std::to_string(c.bm / c.tm) + "*" + std::to_string(c.bn / c.tn));
+        const auto& k = c.as<Fp32GemmKernel>();
+        if (k.tm == 0) throw invalidArgument("config.tm", k.tm, "must be >= 1");
+        if (k.tn == 0) throw invalidArgument("config.tn", k.tn, "must be >= 1");
+        return fitU32("threads", checkedProductU64({c.bm / k.tm, c.bn / k.tn}),
+                      std::to_string(c.bm / k.tm) + "*" + std::to_string(c.bn / k.tn));
     }
 
     uint32_t sharedMemoryBytes(const KernelConfig& c, const ConvProblem&) const override {
@@ -71,7 +69,8 @@ public:
 
     double cost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
         const TileGrid grid = tileGrid(c, d, p);
-        const double factor = 1.0 + 1.0 / c.tm + 1.0 / c.tn;
+        const auto& k = c.as<Fp32GemmKernel>();
+        const double factor = 1.0 + 1.0 / k.tm + 1.0 / k.tn;
         return paddedGemmWork(c, grid, p) * factor * (grid.underfilled() ? grid.slots / grid.workgroups : 1.0);
     }
 
@@ -84,7 +83,8 @@ public:
 
     std::string describe(const KernelConfig& c) const override {
         std::ostringstream s;
-        s << "fp32 " << c.bm << "x" << c.bn << "x" << c.bk << " thread " << c.tm << "x" << c.tn;
+        s << "fp32 " << c.bm << "x" << c.bn << "x" << c.bk << " thread " << c.as<Fp32GemmKernel>().tm << "x"
+          << c.as<Fp32GemmKernel>().tn;
         if (c.subgroupSize) s << " sg" << c.subgroupSize;
         return s.str();
     }
@@ -101,9 +101,9 @@ public:
         std::vector<KernelConfig> out;  // the same tile, other thread tiles
         for (uint32_t tm : {1u, 2u, 4u, 8u})
             for (uint32_t tn : {1u, 2u, 4u, 8u}) {
-                if (tm == c.tm && tn == c.tn) continue;
+                if (tm == c.as<Fp32GemmKernel>().tm && tn == c.as<Fp32GemmKernel>().tn) continue;
                 KernelConfig v = c;
-                v.tm = tm, v.tn = tn;
+                v.params = Fp32GemmKernel{tm, tn};
                 out.push_back(v);
             }
         return {{out, 5}};

@@ -1,4 +1,4 @@
-// The grouped direct kernel's configurations (KernelConfig with Fp32Kernel::GroupedDirect):
+// The grouped direct kernel's configurations (KernelConfig holding a GroupedDirectKernel):
 // resource use, can_implement, candidates, heuristic cost and tuning neighbours. Every size
 // derives from the device's limits and the problem. The kernel itself:
 // conv2d_grouped_direct.comp; its host side: prepareGroupedDirectKernel (kernels.hpp).
@@ -19,6 +19,10 @@ namespace vkconv::detail {
 // values that are read once, so the layer is bound by memory, or nearly, and a GEMM tile would be
 // mostly padding. Ungrouped convolutions stay on the GEMM kernels, whose choices were measured.
 bool groupedDirectServes(const ConvProblem& problem);
+
+// The kernel's own parameters of a configuration that is the grouped direct kernel's.
+inline const GroupedDirectKernel& direct(const KernelConfig& c) { return c.as<GroupedDirectKernel>(); }
+inline GroupedDirectKernel& direct(KernelConfig& c) { return c.as<GroupedDirectKernel>(); }
 
 // The output tile (rows, columns), the input tile it reads, halo included (rows, columns), and
 // how shared memory holds it: rows of rowWords floats (the tile starting `shift` columns in,

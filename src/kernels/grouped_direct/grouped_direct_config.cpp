@@ -29,19 +29,19 @@ bool groupedDirectServes(const ConvProblem& p) {
 
 GroupedDirectTile groupedDirectTile(const KernelConfig& c, const ConvProblem& p) {
     GroupedDirectTile t;
-    t.outH = uint64_t(c.directThreadsH) * c.directRows;
-    t.outW = uint64_t(c.directThreadsW) * c.directVecW;
+    t.outH = uint64_t(direct(c).threadsH) * direct(c).rows;
+    t.outW = uint64_t(direct(c).threadsW) * direct(c).vecW;
     t.inH = t.outH ? (t.outH - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1 : 0;
     t.inW = t.outW ? (t.outW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1 : 0;
     t.shift = (4 - uint64_t(p.padW) % 4) % 4;
     t.rowWords = (t.shift + t.inW + 3) / 4 * 4;
-    t.steps = uint64_t(p.inChannels / p.groups) * c.directGroupSteps;
+    t.steps = uint64_t(p.inChannels / p.groups) * direct(c).groupSteps;
     t.buffers = t.steps > 1 ? 2 : 1;
     const uint64_t tilesW = t.outW ? ceilDiv(uint64_t(p.outWidth()), t.outW) : 0;
     t.tilesPerImage = t.outH ? ceilDiv(uint64_t(p.outHeight()), t.outH) * tilesW : 0;
     t.rowVectors = p.width % 4 == 0 && (tilesW == 1 || (t.outW * p.strideW) % 4 == 0);
     t.planeLoads = t.tilesPerImage == 1 && !t.rowVectors;
-    t.stepLoads = uint64_t(c.directGroups) * (t.planeLoads ? uint64_t(p.height) * uint64_t(p.width) : t.inH * t.rowWords);
+    t.stepLoads = uint64_t(direct(c).groups) * (t.planeLoads ? uint64_t(p.height) * uint64_t(p.width) : t.inH * t.rowWords);
     return t;
 }
 
@@ -50,23 +50,23 @@ namespace {
 // The 16-byte vectors of weights a workgroup keeps in shared memory: KB x R x S (padded to whole
 // vectors) for each step and group side by side.
 uint64_t groupedDirectWeightVectors(const KernelConfig& c, const ConvProblem& p) {
-    const uint64_t wordsPerStep = uint64_t(c.directChannels) * p.kernelH * p.kernelW;
-    return groupedDirectTile(c, p).steps * c.directGroups * ceilDiv(wordsPerStep, 4);
+    const uint64_t wordsPerStep = uint64_t(direct(c).channels) * p.kernelH * p.kernelW;
+    return groupedDirectTile(c, p).steps * direct(c).groups * ceilDiv(wordsPerStep, 4);
 }
 
 }  // namespace
 
 bool groupedDirectPlanesOut(const KernelConfig& c, const ConvProblem& p) {
     const GroupedDirectTile t = groupedDirectTile(c, p);
-    return c.directFromMemory && t.tilesPerImage == 1 && p.outChannels == p.groups && c.directChannels == 1 &&
+    return direct(c).fromMemory && t.tilesPerImage == 1 && p.outChannels == p.groups && direct(c).channels == 1 &&
            t.steps == 1;
 }
 
 uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
-    if (c.directFromMemory) {
+    if (direct(c).fromMemory) {
         // The shader's two input arrays, one unused vector each, and its output planes.
         const uint64_t outWords = groupedDirectPlanesOut(c, p)
-                                      ? uint64_t(c.directGroups) * uint64_t(p.outHeight()) * uint64_t(p.outWidth())
+                                      ? uint64_t(direct(c).groups) * uint64_t(p.outHeight()) * uint64_t(p.outWidth())
                                       : 1;
         return uint32_t(std::min<uint64_t>(2 * 16 + outWords * 4, 1u << 30));
     }
@@ -74,7 +74,7 @@ uint32_t groupedDirectSharedBytes(const KernelConfig& c, const ConvProblem& p) {
     // (prepareGroupedDirectKernel), which depends on the device; an upper bound there.
     const GroupedDirectTile t = groupedDirectTile(c, p);
     return uint32_t(std::min<uint64_t>(
-        t.buffers * c.directGroups * t.inH * t.rowWords * 4 + groupedDirectWeightVectors(c, p) * 16, 1u << 30));
+        t.buffers * direct(c).groups * t.inH * t.rowWords * 4 + groupedDirectWeightVectors(c, p) * 16, 1u << 30));
 }
 
 uint32_t groupedDirectTilesPerImage(const KernelConfig& c, const ConvProblem& p) {
@@ -82,44 +82,44 @@ uint32_t groupedDirectTilesPerImage(const KernelConfig& c, const ConvProblem& p)
 }
 
 std::string canImplementGroupedDirect(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (c.directThreadsW == 0 || c.directThreadsH == 0) return "grouped-direct threads must be >= 1 along W and H";
-    if (c.directVecW != 1 && c.directVecW != 2 && c.directVecW != 4 && c.directVecW != 8)
+    if (direct(c).threadsW == 0 || direct(c).threadsH == 0) return "grouped-direct threads must be >= 1 along W and H";
+    if (direct(c).vecW != 1 && direct(c).vecW != 2 && direct(c).vecW != 4 && direct(c).vecW != 8)
         return "grouped-direct outputs a thread computes along W must be 1, 2, 4 or 8, not " +
-               std::to_string(c.directVecW);
-    if (c.directRows == 0 || c.directRows > 16)
-        return "grouped-direct outputs a thread computes along H must be 1..16, not " + std::to_string(c.directRows);
-    if (c.directChannels == 0 || c.directChannels > 16)
+               std::to_string(direct(c).vecW);
+    if (direct(c).rows == 0 || direct(c).rows > 16)
+        return "grouped-direct outputs a thread computes along H must be 1..16, not " + std::to_string(direct(c).rows);
+    if (direct(c).channels == 0 || direct(c).channels > 16)
         return "grouped-direct output channels a workgroup computes must be 1..16, not " +
-               std::to_string(c.directChannels);
-    if (c.directGroups == 0 || c.directGroups > 64)
+               std::to_string(direct(c).channels);
+    if (direct(c).groups == 0 || direct(c).groups > 64)
         return "grouped-direct groups a workgroup computes side by side must be 1..64, not " +
-               std::to_string(c.directGroups);
-    if (c.directGroupSteps == 0 || c.directGroupSteps > 64)
+               std::to_string(direct(c).groups);
+    if (direct(c).groupSteps == 0 || direct(c).groupSteps > 64)
         return "grouped-direct groups a workgroup computes one after another must be 1..64, not " +
-               std::to_string(c.directGroupSteps);
+               std::to_string(direct(c).groupSteps);
     const uint64_t taps = uint64_t(p.kernelH) * p.kernelW;
-    if ((c.directChannels * taps + 3) / 4 * 4 > kMaxWeightRegisters)
-        return "grouped-direct keeps " + std::to_string(c.directChannels) + " x " + std::to_string(taps) +
+    if ((direct(c).channels * taps + 3) / 4 * 4 > kMaxWeightRegisters)
+        return "grouped-direct keeps " + std::to_string(direct(c).channels) + " x " + std::to_string(taps) +
                " weights in registers (at most " + std::to_string(kMaxWeightRegisters) + ")";
-    if (uint64_t(c.directChannels) * c.directRows * c.directVecW > kMaxAccumulators)
+    if (uint64_t(direct(c).channels) * direct(c).rows * direct(c).vecW > kMaxAccumulators)
         return "grouped-direct would hold more than " + std::to_string(kMaxAccumulators) + " accumulators a thread";
-    const uint64_t threads = uint64_t(c.directThreadsW) * c.directThreadsH * c.directGroups;
+    const uint64_t threads = uint64_t(direct(c).threadsW) * direct(c).threadsH * direct(c).groups;
     if (threads > d.maxWorkGroupInvocations)
         return std::to_string(threads) + " threads exceed maxComputeWorkGroupInvocations " +
                std::to_string(d.maxWorkGroupInvocations);
     const GroupedDirectTile t = groupedDirectTile(c, p);
     // Staging: a step's loads and the workgroup's weights, spread over its threads.
-    if (!c.directFromMemory && ceilDiv(t.stepLoads, threads) > kMaxLoadSteps)
+    if (!direct(c).fromMemory && ceilDiv(t.stepLoads, threads) > kMaxLoadSteps)
         return "grouped-direct input tile of " + std::to_string(t.inH) + "x" + std::to_string(t.inW) + " (x" +
-               std::to_string(c.directGroups) + " groups) takes more than " + std::to_string(kMaxLoadSteps) +
+               std::to_string(direct(c).groups) + " groups) takes more than " + std::to_string(kMaxLoadSteps) +
                " loads a thread";
-    if (!c.directFromMemory && ceilDiv(groupedDirectWeightVectors(c, p), threads) > kMaxLoadSteps)
+    if (!direct(c).fromMemory && ceilDiv(groupedDirectWeightVectors(c, p), threads) > kMaxLoadSteps)
         return "grouped-direct workgroup's weights take more than " + std::to_string(kMaxLoadSteps) +
                " 16-byte loads a thread";
     const uint32_t shared = groupedDirectSharedBytes(c, p);
     if (shared > d.maxSharedMemoryBytes)
         return std::to_string(shared) + " bytes of shared memory exceed " + std::to_string(d.maxSharedMemoryBytes);
-    const uint64_t kBlocks = ceilDiv(p.outChannels / p.groups, c.directChannels);
+    const uint64_t kBlocks = ceilDiv(p.outChannels / p.groups, direct(c).channels);
     if (kBlocks > d.maxWorkGroupCount[1])
         return std::to_string(kBlocks) + " channel blocks exceed maxComputeWorkGroupCount[1]";
     return "";
@@ -165,14 +165,14 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
                                 if (uint64_t(gb) * gs > groups) continue;
                                 KernelConfig c;
                                 c.path = Path::Fp32;
-                                c.fp32Kernel = Fp32Kernel::GroupedDirect;
-                                c.directThreadsW = tw, c.directThreadsH = th;
-                                c.directVecW = vecW, c.directRows = rows, c.directChannels = kb;
-                                c.directGroups = gb, c.directGroupSteps = gs;
+                                c.params = GroupedDirectKernel{};
+                                direct(c).threadsW = tw, direct(c).threadsH = th;
+                                direct(c).vecW = vecW, direct(c).rows = rows, direct(c).channels = kb;
+                                direct(c).groups = gb, direct(c).groupSteps = gs;
                                 if (canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
                                 // The same tile reading from memory; with nothing to prefetch,
                                 // one set of groups a workgroup.
-                                c.directFromMemory = true;
+                                direct(c).fromMemory = true;
                                 if (gs == 1 && canImplementGroupedDirect(c, d, p).empty()) all.push_back(c);
                             }
             }
@@ -199,11 +199,11 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
         }
     };
     takeCheapestOfEach([](const KernelConfig& c) {  // structural variant
-        return std::vector<uint32_t>{c.directVecW, c.directGroups, c.directGroupSteps, c.directFromMemory};
+        return std::vector<uint32_t>{direct(c).vecW, direct(c).groups, direct(c).groupSteps, direct(c).fromMemory};
     });
     takeCheapestOfEach([](const KernelConfig& c) {  // tile
-        return std::vector<uint32_t>{c.directThreadsW, c.directThreadsH, c.directVecW,       c.directRows,
-                                     c.directChannels, c.directGroups,  c.directFromMemory};
+        return std::vector<uint32_t>{direct(c).threadsW, direct(c).threadsH, direct(c).vecW,       direct(c).rows,
+                                     direct(c).channels, direct(c).groups,  direct(c).fromMemory};
     });
     takeCheapestOfEach([](const KernelConfig&) { return std::vector<uint32_t>{}; });
     return out;
@@ -211,23 +211,23 @@ std::vector<KernelConfig> groupedDirectCandidates(const DeviceInfo& d, const Con
 
 std::vector<KernelConfig> groupedDirectNeighbours(const KernelConfig& c) {
     std::vector<KernelConfig> out;
-    auto vary = [&](uint32_t KernelConfig::*field) {
-        for (uint32_t v : {c.*field / 2, c.*field * 2}) {
+    auto vary = [&](uint32_t GroupedDirectKernel::*field) {
+        for (uint32_t v : {direct(c).*field / 2, direct(c).*field * 2}) {
             if (v == 0) continue;
             KernelConfig n = c;
-            n.*field = v;
+            direct(n).*field = v;
             out.push_back(n);
         }
     };
-    vary(&KernelConfig::directRows);
-    vary(&KernelConfig::directVecW);
-    vary(&KernelConfig::directChannels);
-    vary(&KernelConfig::directThreadsH);
-    vary(&KernelConfig::directThreadsW);
-    vary(&KernelConfig::directGroups);
-    vary(&KernelConfig::directGroupSteps);
+    vary(&GroupedDirectKernel::rows);
+    vary(&GroupedDirectKernel::vecW);
+    vary(&GroupedDirectKernel::channels);
+    vary(&GroupedDirectKernel::threadsH);
+    vary(&GroupedDirectKernel::threadsW);
+    vary(&GroupedDirectKernel::groups);
+    vary(&GroupedDirectKernel::groupSteps);
     KernelConfig other = c;  // staged or from memory: the other way
-    other.directFromMemory = !c.directFromMemory;
+    direct(other).fromMemory = !direct(c).fromMemory;
     out.push_back(other);
     return out;
 }

@@ -20,15 +20,15 @@ namespace {
 // Four or more outputs along a row and at most two down a column, read as 16-byte vectors
 // (groupedDirectCost's measured rules for these "vector strips").
 bool vectorStrips(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    return !d.isCpu() && c.directVecW >= 4 && c.directRows <= 2 && p.outWidth() >= 28;
+    return !d.isCpu() && direct(c).vecW >= 4 && direct(c).rows <= 2 && p.outWidth() >= 28;
 }
 
 // Rows of 56 outputs on 16 threads of 4 (a tile 64 wide) instead of 14: the staged tiles that
 // groupedDirectCost ranks ahead by this factor, and fromMemoryFactor takes it back from.
 constexpr double kSixteenThreadRows = 0.85;
 bool sixteenThreadRows(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    return vectorStrips(c, d, p) && c.directVecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 &&
-           c.directThreadsW == 16;
+    return vectorStrips(c, d, p) && direct(c).vecW == 4 && ceilDiv(uint64_t(p.outWidth()), 4) == 14 &&
+           direct(c).threadsW == 16;
 }
 
 // Windows read from shared memory as 16-byte vectors (VEC_W x stride a multiple of 4), with 7x7
@@ -44,7 +44,7 @@ constexpr double kSharedVectorWindows = 0.85;
 // 7x7; 5x5 follows them untimed.
 bool wideTaps(const ConvProblem& p) { return p.kernelH * p.kernelW > 9; }
 bool sharedVectorWindows(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    return !d.isCpu() && wideTaps(p) && (uint64_t(c.directVecW) * p.strideW) % 4 == 0;
+    return !d.isCpu() && wideTaps(p) && (uint64_t(direct(c).vecW) * p.strideW) % 4 == 0;
 }
 
 // What reading windows and weights from memory does to a tile's cost, against the same tile
@@ -75,40 +75,40 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
         return 1.5 / staged;
     }
     if (p.strided()) {
-        const uint64_t laneWords = uint64_t(c.directVecW) * p.strideW;  // between neighbouring lanes' windows
+        const uint64_t laneWords = uint64_t(direct(c).vecW) * p.strideW;  // between neighbouring lanes' windows
         // 14 rows a thread (a 29-row window): 0.43-0.48 ms against 0.131 with 8.
-        if (c.directRows > 8) return 1.5;
+        if (direct(c).rows > 8) return 1.5;
         // Depthwise planes 7 or 14 outputs wide, one output a lane, rows of 8 or 16 lanes (one
         // or two idle, which the model counts as work): MobileNet's dw 256/28 s2 at batch 32 took
         // 0.0099-0.0106 ms with 16 lanes a row against 0.0119-0.0130 with 14, dw 512/14 s2
         // 0.0086 with 8 against 0.0116-0.0117 with 7 (H200 sweeps of 899d328 and d7e5915,
         // docs/performance.md). Both ran 4-8 rows a thread.
-        const uint64_t lanes = c.directThreadsW, outW = uint64_t(p.outWidth());
-        const bool paddedLaneRows = p.inChannels == p.groups && c.directVecW == 1 && (lanes == 8 || lanes == 16) &&
+        const uint64_t lanes = direct(c).threadsW, outW = uint64_t(p.outWidth());
+        const bool paddedLaneRows = p.inChannels == p.groups && direct(c).vecW == 1 && (lanes == 8 || lanes == 16) &&
                                     outW < lanes && 2 * outW > lanes;
         const double lanesFactor = paddedLaneRows ? 0.75 : 1.0;
-        if (c.directRows == 8 && laneWords <= 2) return 0.6 * lanesFactor;
-        return (c.directRows >= 4 && laneWords <= 4 ? 0.7 : 1.5) * lanesFactor;
+        if (direct(c).rows == 8 && laneWords <= 2) return 0.6 * lanesFactor;
+        return (direct(c).rows >= 4 && laneWords <= 4 ? 0.7 : 1.5) * lanesFactor;
     }
     if (p.inChannels / p.groups > 1) {
         // 14 rows a thread, as at stride 2: ResNeXt-50's grouped 3x3 of 8 channels a group at
         // 28x28, batch 32, 0.154 ms as 28x28 thread 14x1 k4 against 0.054-0.055 for thread 2x4 k4
         // and 7x1 k8 (H100 sweep, docs/performance.md).
-        if (c.directRows > 8) return 1.5;
+        if (direct(c).rows > 8) return 1.5;
         // Thread 2x4 with 8 output channels, a whole group of 8, where the model ranked the same
         // tile of 4 channels 6% ahead: ResNeXt-50's grouped 3x3 of 8 channels a group at 28x28,
         // batch 32, 0.0482-0.0485 ms as 16x28 thread 2x4 k8 threads 7x8 against 0.0543 for its k4
         // twin and 0.0522-0.0527 for the next tiles, the pick 28x28 thread 7x2 k4 among them
         // (every candidate timed twice on the H200, docs/performance.md). Each window
         // row loaded then serves all of the group's outputs.
-        const bool wholeGroupStrips = c.directChannels == 8 && uint64_t(p.outChannels / p.groups) == 8 &&
-                                      c.directRows == 2 && c.directVecW == 4;
+        const bool wholeGroupStrips = direct(c).channels == 8 && uint64_t(p.outChannels / p.groups) == 8 &&
+                                      direct(c).rows == 2 && direct(c).vecW == 4;
         if (wholeGroupStrips) return 0.76 * 0.84;
         // With the weights read as uniforms, rows of 14 threads (56 outputs) led the 16-thread rows
         // that lead staged tiles (groupedDirectCost): ResNeXt's grouped 3x3 0.168 ms as 8x56
         // thread 2x4 k4 against 0.175 as 8x64 (kernel-lab on the H200, docs/performance.md), so the
         // staged tiles' factor for 16-thread rows is taken back here.
-        return (c.directRows >= 2 ? 0.76 : 1.1) / (sixteenThreadRows(c, d, p) ? kSixteenThreadRows : 1.0);
+        return (direct(c).rows >= 2 ? 0.76 : 1.1) / (sixteenThreadRows(c, d, p) ? kSixteenThreadRows : 1.0);
     }
     // Whole planes of one output channel leave through shared memory as one run (PLANES_OUT):
     // dw 512/14 0.145 ms as thread 8x2 with 16 groups a workgroup (0.246 with each thread's words
@@ -123,31 +123,31 @@ double fromMemoryFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     // docs/performance.md), so larger planes take the from-memory tiles' plain factor.
     if (groupedDirectPlanesOut(c, p) && p.outHeight() * p.outWidth() <= 28 * 28) {
         const bool wholeSubgroups = d.subgroupSize != 0 && c.threads() % d.subgroupSize == 0;
-        if (c.directThreadsH == 1 && c.directVecW == 2 && wholeSubgroups && c.directGroups >= 4 && c.directGroups <= 8)
+        if (direct(c).threadsH == 1 && direct(c).vecW == 2 && wholeSubgroups && direct(c).groups >= 4 && direct(c).groups <= 8)
             return 0.6;
         // On planes at most 8 outputs wide, two threads a plane of 4-output strips, 16 or 32
         // planes a workgroup: MobileNet's dw 1024/7 at batch 32 0.0100-0.0102 ms (16 planes) and
         // 0.0096-0.0100 (32) against 0.0117-0.0121 for four threads of 2 (the rule above; three
         // H200 sweeps, docs/performance.md), 0.0104-0.0107 for one thread of 8.
-        if (p.outWidth() <= 8 && c.directThreadsH == 1 && c.directVecW == 4 && c.directGroups >= 16) return 0.55;
+        if (p.outWidth() <= 8 && direct(c).threadsH == 1 && direct(c).vecW == 4 && direct(c).groups >= 16) return 0.55;
         // On 28x28 planes, threads of 7 rows and one or two outputs a row led: MobileNet's dw
         // 256/28 at batch 32 0.0207-0.0217 ms on the five such tiles timed (1, 2 or 4 planes a
         // workgroup), against 0.0230-0.0265 for 7 rows of 4, 0.0233-0.028 for 14 rows and
         // 0.0254-0.0259 for the strips of 2 rows that had ranked first (H200, kernel-lab and two
         // sweeps, docs/performance.md).
-        if (p.outHeight() * p.outWidth() > 14 * 14 && c.directRows == 7 && c.directVecW <= 2) return 0.72;
-        return c.directVecW == 2 && c.directGroups >= 16 ? 0.7 : 0.8;
+        if (p.outHeight() * p.outWidth() > 14 * 14 && direct(c).rows == 7 && direct(c).vecW <= 2) return 0.72;
+        return direct(c).vecW == 2 && direct(c).groups >= 16 ? 0.7 : 0.8;
     }
-    if (groupedDirectTile(c, p).tilesPerImage == 1 && c.directVecW == 1) return 0.91;
+    if (groupedDirectTile(c, p).tilesPerImage == 1 && direct(c).vecW == 1) return 0.91;
     return 1.1;
 }
 
 }  // namespace
 
 double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (c.directFromMemory) {
+    if (direct(c).fromMemory) {
         KernelConfig staged = c;
-        staged.directFromMemory = false;
+        direct(staged).fromMemory = false;
         return groupedDirectCost(staged, d, p) * fromMemoryFactor(c, d, p);
     }
     // Not yet calibrated on a GPU. A model of one compute unit (NVIDIA's SM: 4 warp-wide FMAs a
@@ -157,22 +157,22 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     const GroupedDirectTile t = groupedDirectTile(c, p);
     const double cG = double(p.inChannels / p.groups), kG = double(p.outChannels / p.groups);
     const double taps = double(p.kernelH * p.kernelW);
-    const double kBlocks = std::ceil(kG / c.directChannels);
-    const double groupBlocks = std::ceil(double(p.groups) / (double(c.directGroups) * c.directGroupSteps));
+    const double kBlocks = std::ceil(kG / direct(c).channels);
+    const double groupBlocks = std::ceil(double(p.groups) / (double(direct(c).groups) * direct(c).groupSteps));
     const double workgroups = double(p.batch) * double(t.tilesPerImage) * kBlocks * groupBlocks;
     const double threads = double(c.threads());
     const double warps = std::ceil(threads / 32.0);
-    const double perThread = double(c.directRows * c.directVecW * c.directChannels);  // outputs a step
+    const double perThread = double(direct(c).rows * direct(c).vecW * direct(c).channels);  // outputs a step
     // Arithmetic, per warp and step, in cycles: FMAs; shared-memory wavefronts of the window
     // reads (16-byte reads where VEC_W x stride is a multiple of 4, lanes VEC_W x stride words
     // apart; else one word a read and that many lanes on a bank); the weights' 16-byte loads.
     const double fma = perThread * taps / 4.0;
-    const uint64_t laneStride = uint64_t(c.directVecW) * p.strideW;
-    const double windowH = double((c.directRows - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1);
-    const uint64_t windowW = (c.directVecW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1;
+    const uint64_t laneStride = uint64_t(direct(c).vecW) * p.strideW;
+    const double windowH = double((direct(c).rows - 1) * p.strideH + (p.kernelH - 1) * p.dilationH + 1);
+    const uint64_t windowW = (direct(c).vecW - 1) * p.strideW + (p.kernelW - 1) * p.dilationW + 1;
     const double rowReads = laneStride % 4 == 0 ? double((t.shift + windowW + 3) / 4) * 4.0 * double(laneStride / 4)
                                                 : double(windowW) * std::min<double>(double(laneStride), 32.0);
-    const double shared = windowH * rowReads + std::ceil(double(c.directChannels) * taps / 4.0);
+    const double shared = windowH * rowReads + std::ceil(double(direct(c).channels) * taps / 4.0);
     const double arithmetic = std::max(fma, shared) + 0.3 * std::min(fma, shared);
     const double computeCycles = workgroups * warps * double(t.steps) * arithmetic;
     // Memory: the input (the halo again, mostly from L2, at a quarter) and output, once.
@@ -187,14 +187,14 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // shared memory of four of the largest ones, and 64K registers (weights, accumulators, a
     // window row, the next step's staged loads, about 24 for addresses).
     const double staged = std::ceil(double(t.stepLoads) / threads);
-    const double registers = 24.0 + double((c.directChannels * uint64_t(taps) + 3) / 4 * 4) + perThread +
+    const double registers = 24.0 + double((direct(c).channels * uint64_t(taps) + 3) / 4 * 4) + perThread +
                              double(windowW) + (t.steps > 1 ? staged : 0.0);
     const double sharedBytes = std::max(1.0, double(groupedDirectSharedBytes(c, p)));
     const double resident = std::max(1.0, std::floor(std::min({32.0, 2048.0 / threads, 4.0 * d.maxSharedMemoryBytes / sharedBytes,
                                                                 65536.0 / (std::min(registers, 255.0) * threads)})));
     // One step's bytes per workgroup (the image's part of its tiles); without a next step to
     // fetch they are in flight only while the workgroup waits for them, not while it computes.
-    const double stepBytes = double(c.directGroups) * double(std::min<uint64_t>(t.inH, uint64_t(p.height))) *
+    const double stepBytes = double(direct(c).groups) * double(std::min<uint64_t>(t.inH, uint64_t(p.height))) *
                              double(std::min<uint64_t>(t.inW, uint64_t(p.width))) * 4.0;
     const double inFlight = resident * stepBytes * (t.steps > 1 ? 1.0 : 0.5);
     if (!d.isCpu()) memoryCycles /= std::min(1.0, inFlight / 16384.0);
@@ -224,7 +224,7 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // Among them, with four or more output channels a thread, eight outputs along one row led:
     // ResNeXt's grouped 3x3 (4 channels a group) 0.218 ms as 1x8 against 0.234 as 2x4 (kernel-lab
     // on the H200, twice: docs/performance.md).
-    if (strips && c.directChannels >= 4 && c.directVecW == 8 && c.directRows == 1) factor *= 0.88;
+    if (strips && direct(c).channels >= 4 && direct(c).vecW == 8 && direct(c).rows == 1) factor *= 0.88;
     // Where a row takes 14 threads (56 outputs, 4 a thread), 16 threads a row (a tile 64 wide, two
     // whole rows a subgroup) led by 3-4% in every tile height timed: ResNeXt's grouped 3x3 0.178 ms
     // against 0.185 from memory, ConvNeXt's 7x7 0.165 against 0.170 staged (kernel-lab on the
@@ -238,8 +238,8 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // at 28x28, batch 32 (16x32 threads 8x8 0.0240-0.0244 ms against 0.0264-0.0268 for 16x28
     // threads 7x8; docs/performance.md), where the model counts the 4 columns past
     // the row as work and more (1.19x): 0.91 / 1.19.
-    if (!d.isCpu() && wideTaps(p) && vectorStrips(c, d, p) && c.directVecW == 4 &&
-        ceilDiv(uint64_t(p.outWidth()), 4) == 7 && c.directThreadsW == 8)
+    if (!d.isCpu() && wideTaps(p) && vectorStrips(c, d, p) && direct(c).vecW == 4 &&
+        ceilDiv(uint64_t(p.outWidth()), 4) == 7 && direct(c).threadsW == 8)
         factor *= 0.76;
     // Steps of groups one after another, the next one's loads in flight: on the H200 every such
     // configuration ran 4-40% behind the same tile with one step (kernel-lab on the five grouped
@@ -247,13 +247,13 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     // still take one.
     // With 7x7 taps the gap was wider: ConvNeXt's depthwise at batch 32, 1.3x behind at 56x56,
     // 1.6x at 28x28, 1.5-1.8x at 14x14 and 7x7 (H200 sweeps, docs/performance.md).
-    if (!d.isCpu() && c.directGroupSteps > 1) factor *= (wideTaps(p) ? 1.4 : 1.1) + 0.05 * c.directGroupSteps;
+    if (!d.isCpu() && direct(c).groupSteps > 1) factor *= (wideTaps(p) ? 1.4 : 1.1) + 0.05 * direct(c).groupSteps;
     // Threads of more than 8 output rows, with 7x7 taps: 2-4.5 times the time of the best tile
     // on each of ConvNeXt's depthwise planes at batch 32 (56x56 thread 14x1 0.197 ms against 0.044
     // for 8x64 thread 2x4; 28x28 0.119-0.132 against 0.024; 14x14 0.082-0.121 against 0.021 for
     // 16x16 thread 4x4; H200 sweeps, docs/performance.md), where the model ranked them first at
     // 28x28 and 14x14. (On 3x3 kernels 14 rows a thread led dw 512/14 from memory: fromMemoryFactor.)
-    if (!d.isCpu() && wideTaps(p) && c.directRows > 8) factor *= 3.0;
+    if (!d.isCpu() && wideTaps(p) && direct(c).rows > 8) factor *= 3.0;
     // More than 16 outputs a thread, with 7x7 taps: 1.8-2.8 times the time of tiles of 16 or fewer
     // on ConvNeXt's depthwise at batch 32, 14x14 and 7x7 (thread 7x4 0.043 and 0.047 ms, thread
     // 4x8 0.032-0.039 and 0.031, against 0.021 and 0.017 for thread 4x4; H200 sweeps,
@@ -264,8 +264,8 @@ double groupedDirectCost(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (sharedVectorWindows(c, d, p)) factor *= kSharedVectorWindows;
     // A grid that cannot fill the device: the units left idle.
     const double slots = workgroupSlots(d);
-    const double work = workgroups * double(t.outH * t.outW) * c.directChannels * cG * taps *
-                        double(c.directGroups * c.directGroupSteps);  // multiply-adds done, padding included
+    const double work = workgroups * double(t.outH * t.outW) * direct(c).channels * cG * taps *
+                        double(direct(c).groups * direct(c).groupSteps);  // multiply-adds done, padding included
     return work * factor * (workgroups < slots ? slots / workgroups : 1.0);
 }
 

@@ -14,10 +14,10 @@ namespace {
 
 class GroupedDirectFamily final : public KernelFamily {
 public:
-    const char* name() const override { return "grouped-direct"; }
+    const char* name() const override { return GroupedDirectKernel::kName; }
 
     bool owns(const KernelConfig& c) const override {
-        return c.path == Path::Fp32 && c.fp32Kernel == Fp32Kernel::GroupedDirect;
+        return c.is<GroupedDirectKernel>();
     }
 
     void addCandidates(Path path, const DeviceInfo& d, const ConvProblem& p,
@@ -32,9 +32,9 @@ public:
     }
 
     uint32_t threads(const KernelConfig& c) const override {
-        return fitU32("threads", checkedProductU64({c.directThreadsW, c.directThreadsH, c.directGroups}),
-                      "directThreadsW*directThreadsH*directGroups = " + std::to_string(c.directThreadsW) + "*" +
-                          std::to_string(c.directThreadsH) + "*" + std::to_string(c.directGroups));
+        return fitU32("threads", checkedProductU64({direct(c).threadsW, direct(c).threadsH, direct(c).groups}),
+                      "threadsW*threadsH*groups = " + std::to_string(direct(c).threadsW) + "*" +
+                          std::to_string(direct(c).threadsH) + "*" + std::to_string(direct(c).groups));
     }
 
     uint32_t sharedMemoryBytes(const KernelConfig& c, const ConvProblem& p) const override {
@@ -52,11 +52,11 @@ public:
     int priority(const ConvProblem& p) const override { return groupedDirectServes(p) ? 1 : 0; }
 
     TileShape tileShape(const KernelConfig& c, const ConvProblem& p) const override {
-        const GroupedDirectTile direct = groupedDirectTile(c, p);
+        const GroupedDirectTile tile = groupedDirectTile(c, p);
         TileShape t;
-        t.tileM = uint32_t(direct.outH * direct.outW), t.tileN = c.directChannels;
+        t.tileM = uint32_t(tile.outH * tile.outW), t.tileN = direct(c).channels;
         t.tilesPerImage = groupedDirectTilesPerImage(c, p);
-        t.groupsPerWorkgroup = c.directGroups * c.directGroupSteps;
+        t.groupsPerWorkgroup = direct(c).groups * direct(c).groupSteps;
         return t;
     }
 
@@ -69,12 +69,12 @@ public:
 
     std::string describe(const KernelConfig& c) const override {
         std::ostringstream s;
-        s << "fp32 grouped-direct " << c.directThreadsH * c.directRows << "x" << c.directThreadsW * c.directVecW
-          << " thread " << c.directRows << "x" << c.directVecW << " k" << c.directChannels << " threads "
-          << c.directThreadsW << "x" << c.directThreadsH;
-        if (c.directGroups != 1) s << " groups " << c.directGroups;
-        if (c.directGroupSteps != 1) s << " serial " << c.directGroupSteps;
-        if (c.directFromMemory) s << " from-memory";
+        s << "fp32 grouped-direct " << direct(c).threadsH * direct(c).rows << "x" << direct(c).threadsW * direct(c).vecW
+          << " thread " << direct(c).rows << "x" << direct(c).vecW << " k" << direct(c).channels << " threads "
+          << direct(c).threadsW << "x" << direct(c).threadsH;
+        if (direct(c).groups != 1) s << " groups " << direct(c).groups;
+        if (direct(c).groupSteps != 1) s << " serial " << direct(c).groupSteps;
+        if (direct(c).fromMemory) s << " from-memory";
         if (c.subgroupSize) s << " sg" << c.subgroupSize;
         return s.str();
     }
@@ -83,8 +83,8 @@ public:
 
     std::string tileKey(const KernelConfig& c) const override {
         char key[160];
-        std::snprintf(key, sizeof key, "grouped %ux%u c%u g%u", c.directRows * c.directThreadsH,
-                      c.directVecW * c.directThreadsW, c.directChannels, c.directGroups);
+        std::snprintf(key, sizeof key, "grouped %ux%u c%u g%u", direct(c).rows * direct(c).threadsH,
+                      direct(c).vecW * direct(c).threadsW, direct(c).channels, direct(c).groups);
         return key;
     }
 

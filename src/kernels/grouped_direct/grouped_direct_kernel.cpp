@@ -4,6 +4,7 @@
 
 #include "kernels/common/kernel_specs.hpp"
 #include "kernels/common/prepared_kernel.hpp"
+#include "kernels/grouped_direct/grouped_direct.hpp"
 
 namespace vkconv::detail {
 
@@ -11,22 +12,22 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
                                           const float* weight) {
     GroupedDirectSpec spec{};
     spec.problem = makeProblemSpec(p, 0, 0);
-    spec.threadsW = c.directThreadsW;
-    spec.threadsH = c.directThreadsH;
-    spec.vecW = c.directVecW;
-    spec.rows = c.directRows;
-    spec.channels = c.directChannels;
+    spec.threadsW = direct(c).threadsW;
+    spec.threadsH = direct(c).threadsH;
+    spec.vecW = direct(c).vecW;
+    spec.rows = direct(c).rows;
+    spec.channels = direct(c).channels;
     spec.threads = c.threads();
-    spec.groups = c.directGroups;
-    spec.groupSteps = c.directGroupSteps;
-    spec.fromMemory = c.directFromMemory ? VK_TRUE : VK_FALSE;
+    spec.groups = direct(c).groups;
+    spec.groupSteps = direct(c).groupSteps;
+    spec.fromMemory = direct(c).fromMemory ? VK_TRUE : VK_FALSE;
     spec.debugSkip = 0;  // parts are left out by diagnostics only (conv/diagnostics.hpp)
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
     // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded
     // to whole vectors, zero past K/groups.
     const size_t kG = size_t(p.outChannels / p.groups), cG = size_t(p.inChannels / p.groups);
-    const size_t taps = size_t(p.kernelH * p.kernelW), kb = c.directChannels;
+    const size_t taps = size_t(p.kernelH * p.kernelW), kb = direct(c).channels;
     const size_t kBlocks = (kG + kb - 1) / kb, stepWords = (kb * taps + 3) / 4 * 4;
     std::vector<float> packed(size_t(p.groups) * kBlocks * cG * stepWords, 0.0f);
     for (size_t g = 0; g < size_t(p.groups); ++g)
