@@ -7,6 +7,7 @@
 #include "kernels/common/device_rules.hpp"
 #include "tuning_fakes.hpp"
 #include "vkconv/device_profile.hpp"
+#include "vkconv/error.hpp"
 
 namespace vkconv {
 namespace {
@@ -43,6 +44,27 @@ TEST(DeviceRules, OtherDevicesAndProfilesGetTheFallback) {
         SCOPED_TRACE(profile);
         EXPECT_EQ(detail::deviceRules(applyProfile(h200, DeviceProfile::byName(profile))).name, "analytical");
     }
+}
+
+// Every rule the cost models read is in the tables: a table that leaves a section out takes the
+// defaults' (src/kernels/rules/defaults.json), and a factor no table holds is a bug, not a 1.0.
+TEST(DeviceRules, TablesTakeTheDefaultsSectionsTheyLeaveOut) {
+    DeviceInfo other = fakeCoopMatDevice(false);
+    other.vendorId = 0x1002, other.name = "AMD Radeon RX 7900 XTX";
+    const detail::DeviceRules& fallback = detail::deviceRules(other);
+    const detail::DeviceRules& hopper = detail::deviceRules(deviceInfoFromJson(kDescribedH200));
+    for (const detail::DeviceRules* r : {&fallback, &hopper}) {
+        SCOPED_TRACE(r->name);
+        EXPECT_EQ(r->nchwTiles.narrow.bn, 128u);
+        EXPECT_GT(r->nchwTiles.wide.perUnit, 0);
+        EXPECT_LT(r->deepPointwiseSplits.midGridFrom, r->deepPointwiseSplits.midGridTo);
+        EXPECT_LT(r->deepPointwiseSplits.twoSplitsFrom, r->deepPointwiseSplits.twoSplitsTo);
+        EXPECT_GT(r->splitKCost.kOverhead, 0);
+        EXPECT_GT(r->groupedDirectFactor("strips"), 0);
+        EXPECT_THROW((void)r->groupedDirectFactor("no such factor"), Error);
+    }
+    EXPECT_EQ(fallback.groupedDirect, hopper.groupedDirect);
+    EXPECT_DOUBLE_EQ(fallback.splitKCost.perSplit, hopper.splitKCost.perSplit);
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ public:
         const TileGrid smallTiles = tileGrid(32, 64, d, p);  // the 32x64 tiles the 1x1 rule counts in
         const bool splitPointwise = smallTiles.workgroups <= smallTiles.units() / 4.0 && p.gemmK() >= 1024;
         const bool deepPointwiseSplits =
-            deepPointwiseMidGrid(p, smallTiles.units()) || deepPointwiseTwoSplits(p, smallTiles.units());
+            deepPointwiseMidGrid(p, d, smallTiles.units()) || deepPointwiseTwoSplits(p, d, smallTiles.units());
         const bool pointwise = p.kernelH * p.kernelW == 1;
         const size_t unsplit = out.size();
         for (size_t i = first; i < unsplit; ++i) {
@@ -190,7 +190,7 @@ public:
     }
 
     double cost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
-        return nhwcCost(c, d, p) * splitKCostFactor(c, p);
+        return nhwcCost(c, d, p) * splitKCostFactor(c, d, p);
     }
 
     PreparedKernel prepare(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p,
@@ -235,7 +235,7 @@ public:
     }
 
     double cost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) const override {
-        return nchwCost(c, d, p) * splitKCostFactor(c, p);
+        return nchwCost(c, d, p) * splitKCostFactor(c, d, p);
     }
 
     PreparedKernel prepare(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p,

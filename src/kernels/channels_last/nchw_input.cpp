@@ -1,3 +1,4 @@
+#include "kernels/common/device_rules.hpp"  // the tiles (src/kernels/rules/defaults.json)
 #include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nchw_input.hpp"
 
@@ -45,7 +46,9 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // or more, BN 128 instead: ResNet-50's 1x1 256->1024 at 14x14 took 0.422-0.440 ms as
     // 64x128x16 against 0.459-0.473 as 128x128x16 4x2 and 0.476-0.486 as 64x256x16 (kernel-lab
     // twice, docs/performance.md; 80 registers a thread against 128, three workgroups an SM).
-    const bool wideOutput = p.gemmN() >= 4 * p.inChannels && p.inChannels >= 256;
+    const NchwTileRules& r = deviceRules(d).nchwTiles;
+    const auto tile = [](const NchwTileChoice& t) { return NchwTile{t.bm, t.bn, t.bk, t.warpsM, t.warpsN}; };
+    const bool wideOutput = p.gemmN() >= r.wideOutputRatio * p.inChannels && p.inChannels >= r.wideOutputMinChannels;
     const bool strided = p.strided();
     // Strided over at most 256 input channels (scalar loads), BN 128 on 1x4 subgroups: ResNet-50's
     // 256->512 downsample at 56x56 took 0.0384 ms at batch 16 against 0.0419 on 2x4 and 0.0191
@@ -53,8 +56,8 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // loads) 1x4 lost or came level on all nine 1x1 layers timed (512->128 at 28x28, batch 32,
     // 0.0370 against 0.0310; 256->1024 at 14x14 0.0311 against 0.0319), and with BN 256 (batch
     // 32-64 of the same downsample) 2x4 led (0.0674 ms against 0.0699 at batch 32).
-    const NchwTile narrow = strided && p.inChannels <= 256 ? NchwTile{64, 128, 16, 1, 4} : NchwTile{64, 128, 16, 2, 4};
-    const NchwTile wide{64, 256, 16, 2, 4};
+    const NchwTileChoice& narrowChoice = strided && p.inChannels <= r.stridedMaxChannels ? r.narrowStrided : r.narrow;
+    const NchwTile narrow = tile(narrowChoice), wide = tile(r.wide);
     // Where BN is 64 over 128 input channels or more, 128x64x16 on 2x2 subgroups (kernel-lab on
     // the H200, docs/performance.md): ResNet-50's 1x1 256->64 at 56x56 took 0.160 ms at batch 128
     // against 0.173 for 64x64x32 2x4 (a BK of 32 had led the 64x64 tiles: two multiplies a
@@ -66,12 +69,12 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // one wave against two, 0.0101-0.0104 ms against 0.0117-0.0132; 28 0.0190 against 0.0201;
     // level at 24 and 32. In as many waves 64x64 led (batch 20, 0.0139 against 0.0167); past two
     // waves of 128x64 the two came within 4% either way (batch 40-64 and 256), and 64x64 stays.
-    const auto waves = [&](uint32_t bm, uint32_t bn, double perUnit) { return std::ceil(tileWaves(bm, bn, perUnit, d, p)); };
-    if (p.gemmN() <= 64)
-        return p.inChannels >= 128 || (waves(128, 64, 3) < waves(64, 64, 4) && waves(128, 64, 3) <= 2)
-                   ? NchwTile{128, 64, 16, 2, 2}
-                   : NchwTile{64, 64, 16, 2, 4};
-    if (p.gemmN() <= 128) return narrow;
+    const auto waves = [&](const NchwTileChoice& t) { return std::ceil(tileWaves(t.bm, t.bn, t.perUnit, d, p)); };
+    if (p.gemmN() <= r.small.bn)
+        return p.inChannels >= r.smallDeepMinChannels || (waves(r.smallDeep) < waves(r.small) && waves(r.smallDeep) <= 2)
+                   ? tile(r.smallDeep)
+                   : tile(r.small);
+    if (p.gemmN() <= narrow.bn) return narrow;
     // Over 128 output channels BN 128 or 256 by the waves each grid takes: three workgroups an SM
     // of 64x128 (80 registers at 2x4, 160 at 1x4), two of 64x256 (128 registers). A last wave,
     // however empty, cost half a full one or more, so where the wide tiles end in fewer waves
@@ -86,7 +89,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // level at every batch timed (the same layers at batch 16, 22, 32, 44-46; 1024->256 at 32-48;
     // 128->512 at 8 and 11; 64->256 at 4 and 6; the downsample at 16 and 22-24, 0.0546 ms
     // against 0.0605-0.0637).
-    const bool fewerWaves = waves(64, 256, 2) < waves(64, 128, 3);
+    const bool fewerWaves = waves(r.wide) < waves(r.narrow);
     if (narrow.warpsM == 1) return fewerWaves ? wide : narrow;
     // Past the slots the wave count matters less than the tiles' own speed: BN 256 there, its
     // 64-row tiles' full wave of the slots (kernel-lab on the H200, docs/performance.md): 512->256
@@ -94,7 +97,7 @@ NchwTile preferredNchwTile(const ConvProblem& p, const DeviceInfo& d) {
     // of 64x256), 0.095 against 0.092 at batch 64 (784); 1024->512 at 14x14 0.087 against 0.102
     // at batch 64 (392), 0.171 against 0.158 at batch 128 (784). Where the output channels are
     // wide, BN 128 past the slots (above), BN 256 by the waves only under them.
-    const bool fullWave = !tileGrid(64, 256, d, p).underfilled();
+    const bool fullWave = !tileGrid(wide.bm, wide.bn, d, p).underfilled();
     return (wideOutput ? fewerWaves && !fullWave : fewerWaves || fullWave) ? wide : narrow;
 }
 
@@ -268,7 +271,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // for the channels-last 64x64x16 split, 0.0277 against 0.0294 at 18, 0.0286 against 0.0294 at 20.
     const bool splitTile = channelsLast(c).splitK == 4 && c.bm == 64 && c.bn == 128 && c.bk == 16 && tiling(c).warpsM == 2 &&
                            tiling(c).warpsN == 4 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
-    if (splitTile && deepPointwiseNchwSplit(p, grid.units())) factor *= 0.3;
+    if (splitTile && deepPointwiseNchwSplit(p, d, grid.units())) factor *= 0.3;
     // Deep 1x1 layers read with scalar loads (7x7 planes), where 64-row tiles of 32-deep slices on
     // 2x4 subgroups make one workgroup a unit at most, unsplit: half the barriers of 16-deep
     // slices over K 2048, which these few workgroups wait on one at a time. ResNet-50's 2048->512

@@ -137,7 +137,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
             !taps && (nchwVectorLoads(p) || deepWidePointwise) ? 3 * computeUnitCount(d) : grid.slots;
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups <= midGridEnd &&
                              !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
-        const bool twoSplitDeepPointwise = channelsLast(c).splitK == 2 && deepPointwiseTwoSplits(p, grid.units());
+        const bool twoSplitDeepPointwise = channelsLast(c).splitK == 2 && deepPointwiseTwoSplits(p, d, grid.units());
         if (quad && c.bm == 64 && c.bn == 64 && midGrid && (channelsLast(c).splitK == 1 || twoSplitDeepPointwise) &&
             !(strided && p.inChannels >= 512)) {
             layout = twoSplitDeepPointwise ? 0.375 : 0.5;
@@ -343,7 +343,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // NCHW loader's split tile leads instead (deepPointwiseNchwSplit, nchwCost).
     const bool deepPointwiseSplit = channelsLast(c).splitK == 4 && c.bm == 64 && c.bn == 64 && c.bk == 16 && tiling(c).warpsM == 2 &&
                                     tiling(c).warpsN == 2 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096 && !channelsLast(c).fragmentPrefetch;
-    if (deepPointwiseSplit && deepPointwiseMidGrid(p, grid.units()) && !deepPointwiseNchwSplit(p, grid.units()))
+    if (deepPointwiseSplit && deepPointwiseMidGrid(p, d, grid.units()) && !deepPointwiseNchwSplit(p, d, grid.units()))
         factor *= 0.3;
     // First layers (fewer than 8 input channels, padded here to a whole slice): the gather
     // loader, which reads them unpadded, leads even where this kernel's grid fills the GPU and

@@ -1,3 +1,4 @@
+#include "kernels/common/device_rules.hpp"
 #include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/split_k.hpp"
 
@@ -39,31 +40,38 @@ double pointwiseTiles64(const ConvProblem& p) {
     return std::ceil(double(p.gemmM()) / 64) * std::ceil(double(p.gemmN()) / 64);
 }
 
-bool deepPointwiseMidGrid(const ConvProblem& p, double units) {
+bool deepPointwiseMidGrid(const ConvProblem& p, const DeviceInfo& d, double units) {
+    const DeepPointwiseSplitRules& r = deviceRules(d).deepPointwiseSplits;
     const double tiles = pointwiseTiles64(p);
-    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles >= units / 2 && tiles <= units;
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= r.minK && tiles >= r.midGridFrom * units &&
+           tiles <= r.midGridTo * units;
 }
 
-bool deepPointwiseNchwSplit(const ConvProblem& p, double units) {
-    return deepPointwiseMidGrid(p, units) && pointwiseTiles64(p) >= 0.75 * units;
+bool deepPointwiseNchwSplit(const ConvProblem& p, const DeviceInfo& d, double units) {
+    return deepPointwiseMidGrid(p, d, units) &&
+           pointwiseTiles64(p) >= deviceRules(d).deepPointwiseSplits.nchwSplitFrom * units;
 }
 
-bool deepPointwiseTwoSplits(const ConvProblem& p, double units) {
+bool deepPointwiseTwoSplits(const ConvProblem& p, const DeviceInfo& d, double units) {
+    const DeepPointwiseSplitRules& r = deviceRules(d).deepPointwiseSplits;
     const double tiles = pointwiseTiles64(p);
-    return p.kernelH * p.kernelW == 1 && p.gemmK() >= 2048 && tiles > units && tiles <= 1.5 * units;
+    return p.kernelH * p.kernelW == 1 && p.gemmK() >= r.minK && tiles > r.twoSplitsFrom * units &&
+           tiles <= r.twoSplitsTo * units;
 }
 
-double splitKCostFactor(const KernelConfig& c, const ConvProblem& p) {
+double splitKCostFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
     if (channelsLast(c).splitK <= 1) return 1.0;
-    // The cost models already count the split grid's workgroups (tileGrid); on top, 2% a split
-    // for the partial tiles and the reduce pass, and each workgroup's pipeline start and epilogue
-    // as about 48 of K (three 16-deep slices) next to its share of K, whatever its slice depth.
+    const SplitKCostRules& r = deviceRules(d).splitKCost;
+    // The cost models already count the split grid's workgroups (tileGrid); on top, a share a
+    // split for the partial tiles and the reduce pass (per_split), and each workgroup's pipeline
+    // start and epilogue as some K (k_overhead: about three 16-deep slices) next to its share of
+    // K, whatever its slice depth.
     // Calibrated on the H200 (kernel-lab, docs/performance.md): where the unsplit grid is a few
     // dozen workgroups this picks the splits measured fastest or within 7% of them. Counted in
     // slices instead, the overhead ranked 64-deep tiles behind 16-deep ones at batch 1 (3x3/512
     // at 7x7 in 8 splits: 32x64x16 0.021 ms, 32x64x64 0.015).
     const double kShare = double(channelsLastSlices(c, p)) * c.bk / channelsLast(c).splitK;
-    return (1.0 + 0.02 * channelsLast(c).splitK) * (kShare + 48.0) / kShare;
+    return (1.0 + r.perSplit * channelsLast(c).splitK) * (kShare + r.kOverhead) / kShare;
 }
 
 std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {

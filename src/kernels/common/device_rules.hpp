@@ -1,9 +1,11 @@
 // What the cost models know of a class of device, as data: the figures measured on it, shipped
-// as tables in src/kernels/rules/*.json (embedded at build time, parsed once, immutable), and an
-// analytical fallback for every device no table describes. The models keep the why of each rule
+// as tables in src/kernels/rules/*.json (embedded at build time, parsed once, immutable).
+// defaults.json is what every device gets (an analytical fill model, and the kernel rules measured
+// on the H100/H200, assumed elsewhere); a device table replaces any of its sections whole. The models keep the why of each rule
 // in comments; the tables keep the numbers.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,31 @@ struct ChannelsLastTile {
     When when;
 };
 
+// A tile the NCHW loader's 1x1 rule names, and how many of its workgroups a compute unit holds.
+struct NchwTileChoice {
+    uint32_t bm, bn, bk, warpsM, warpsN;
+    double perUnit;
+};
+
+// preferredNchwTile's tiles and thresholds (nchw_input.cpp says when each applies and why).
+struct NchwTileRules {
+    NchwTileChoice narrow, narrowStrided, wide, small, smallDeep;
+    double stridedMaxChannels, wideOutputMinChannels, wideOutputRatio, smallDeepMinChannels;
+};
+
+// Split-K windows on deep 1x1 layers, in 64x64 tiles a compute unit (split_k.hpp).
+struct DeepPointwiseSplitRules {
+    double minK;
+    double midGridFrom, midGridTo;  // deepPointwiseMidGrid
+    double nchwSplitFrom;           // deepPointwiseNchwSplit, within the mid grid
+    double twoSplitsFrom, twoSplitsTo;
+};
+
+// splitKCostFactor's charge: a fraction of the time a split, and K a workgroup.
+struct SplitKCostRules {
+    double perSplit, kOverhead;
+};
+
 struct DeviceRules {
     std::string name;       // the table's name, or "analytical" for the fallback
     std::string matchedBy;  // why this device got it, for `vkconv devices --report`
@@ -28,6 +55,13 @@ struct DeviceRules {
     // The channels-last kernel's measured layouts, first match counting; none: the layout rule
     // alone (fewer than 4 subgroups leave a compute unit idle).
     std::vector<ChannelsLastTile> channelsLastTiles;
+    NchwTileRules nchwTiles{};
+    DeepPointwiseSplitRules deepPointwiseSplits{};
+    SplitKCostRules splitKCost{};
+    // The grouped direct kernel's measured factors by name (grouped_direct_cost.cpp).
+    std::map<std::string, double> groupedDirect;
+    // Throws vkconv::Error (Internal) for a name no table holds: a bug, never a silent 1.0.
+    double groupedDirectFactor(const std::string& name) const;
 };
 
 // The rules for a device: the first shipped table whose match holds, else the fallback. A device
