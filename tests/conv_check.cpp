@@ -201,7 +201,7 @@ std::string caseName(const ConvCase& c) {
 }
 
 CheckResult checkConvWith(const Context& context, const NamedProblem& named, const ConvOptions& options,
-                          const std::string& label) {
+                          const std::string& label, bool residualInPlace) {
     const ConvProblem& p = named.problem;
     // Distinct streams for input, weights and bias, all derived from the case's seed.
     const std::vector<float> input = randomValues(named.seed * 3 + 0, size_t(p.inputElements()));
@@ -209,16 +209,29 @@ CheckResult checkConvWith(const Context& context, const NamedProblem& named, con
     const std::vector<float> bias =
         p.bias ? randomValues(named.seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
 
+    const std::vector<float> residual = p.epilogue.residual
+                                            ? randomValues(named.seed * 3 + 0x5eed, size_t(p.outputElements()))
+                                            : std::vector<float>{};
+
     Conv2d conv(context, p, weight, bias, options);
     Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
     const auto outShape = p.outputShape();
     Tensor out(context, {outShape.begin(), outShape.end()});
     in.upload(input);
     poisonWithGuard(context, out);
-    conv.run(in, out);
+    if (!p.epilogue.residual) {
+        conv.run(in, out);
+    } else if (residualInPlace) {
+        out.upload(residual);  // the elements only: the guard after them stays poisoned
+        conv.run(in, out, out);
+    } else {
+        Tensor z(context, {outShape.begin(), outShape.end()});
+        z.upload(residual);
+        conv.run(in, out, z);
+    }
     const std::vector<float> got = out.download();
-    const std::vector<double> ref =
-        referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr);
+    const std::vector<double> ref = referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr,
+                                                    0, -1, p.epilogue.residual ? residual.data() : nullptr);
 
     CheckResult result;
     result.ran = true;

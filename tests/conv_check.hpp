@@ -92,8 +92,10 @@ std::optional<KernelConfig> bestCandidate(Path path, const DeviceInfo& device, c
 // output poisoned with its guard, and compares with the reference. `label` names how the options
 // were chosen, in the report. checkConv calls it; suites that force a configuration of their own
 // (tests/channel_slices_test.cpp) call it directly.
+// Where the problem's epilogue has a residual, it is random too (its own stream); `residualInPlace`
+// passes the output tensor as the residual (it then starts as the residual, not NaN).
 CheckResult checkConvWith(const Context& context, const NamedProblem& problem, const ConvOptions& options,
-                          const std::string& label);
+                          const std::string& label, bool residualInPlace = false);
 
 // Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
 // device or problem without a cooperative-matrix path, bf16 without a configuration), returns

@@ -65,8 +65,12 @@ public:
     Conv2d(Conv2d&&) noexcept;
     Conv2d& operator=(Conv2d&&) noexcept;
 
-    // output = conv2d(input); shapes must be problem().inputShape() / outputShape(). Waits.
+    // output = epilogue(conv2d(input)); shapes must be problem().inputShape() / outputShape().
+    // Waits. A problem whose epilogue has a residual takes it in the overload below.
     void run(const Tensor& input, Tensor& output);
+    // output = act(alpha * conv2d(input) + bias + beta * residual): the residual has the output's
+    // shape and may be `output` itself (an in-place residual add), never `input`.
+    void run(const Tensor& input, Tensor& output, const Tensor& residual);
 
     // Bounds of the run counts (TimingOptions::warmupRuns, iterations): anything outside them is
     // InvalidArgument.
@@ -78,6 +82,9 @@ public:
                              WarmupReport* warmup = nullptr);
     // The same with TimingOptions' default warm-up time.
     std::vector<double> time(const Tensor& input, Tensor& output, int warmup, int iterations);
+    // The same for a problem whose epilogue adds a residual.
+    std::vector<double> time(const Tensor& input, Tensor& output, const Tensor& residual, const TimingOptions& options,
+                             WarmupReport* warmup = nullptr);
 
     // The first image of each chunk the batch is split into (planned to fit device limits), in
     // order: a check that samples each chunk's first and last image covers every dispatch.
@@ -92,6 +99,9 @@ public:
     std::string driverStatistics() const;
 
 private:
+    void runWith(const Tensor& input, Tensor& output, const Tensor* residual);
+    std::vector<double> timeWith(const Tensor& input, Tensor& output, const Tensor* residual,
+                                 const TimingOptions& options, WarmupReport* warmup);
     std::unique_ptr<detail::Conv2dImpl> impl_;
 };
 

@@ -1,11 +1,14 @@
-// The description of one conv2d forward: sizes, stride, padding, dilation, groups, bias.
-// Layouts are fixed: activations NCHW, weights KCRS (C per group), bias K, all fp32;
-// the result is what PyTorch's torch.nn.functional.conv2d returns for the same arguments.
+// The description of one conv2d forward: sizes, stride, padding, dilation, groups, bias, and the
+// fused epilogue (activation, scales, residual: epilogue.hpp). Layouts are fixed: activations
+// NCHW, weights KCRS (C per group), bias K, all fp32; the result is what PyTorch's
+// torch.nn.functional.conv2d returns for the same arguments, then the epilogue.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+
+#include "vkconv/epilogue.hpp"
 
 namespace vkconv {
 
@@ -22,6 +25,7 @@ struct ConvProblem {
     int64_t dilationH = 1, dilationW = 1;
     int64_t groups = 1;
     bool bias = true;
+    Epilogue epilogue;  // the default: the bias add alone
 
     // Throws vkconv::Error (InvalidArgument) naming the first bad field and its value.
     void validate() const;
@@ -49,7 +53,9 @@ struct ConvProblem {
     double flops() const;  // 2*M*N*K*groups multiply-adds (bias not counted)
     double minBytes() const;  // fp32 input + weights + bias + output, each moved once
 
-    std::string str() const;  // "N=256 C=3 H=224 W=224 K=96 R=11 S=11 stride=4,4 pad=2,2 ..."
+    // "N=256 C=3 H=224 W=224 K=96 R=11 S=11 stride=4,4 pad=2,2 ...", then the epilogue's words
+    // where it is not the default ("... bias=yes relu residual").
+    std::string str() const;
 
     // The headline benchmark: the first layer of AlexNet.
     static ConvProblem alexnet1(int64_t batch = 256);

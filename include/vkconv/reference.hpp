@@ -8,11 +8,14 @@
 
 namespace vkconv {
 
-// Output images [firstImage, firstImage + imageCount) of the problem, NCHW, in double.
-// imageCount = -1 means through the last image. Uses all hardware threads.
+// Output images [firstImage, firstImage + imageCount) of the problem, NCHW, in double, the
+// problem's epilogue applied in double (Epilogue::apply). imageCount = -1 means through the last
+// image. `residual`: the whole residual tensor (the output's shape), required where the epilogue
+// has one. Uses all hardware threads.
 std::vector<double> referenceConv2d(const ConvProblem& problem, const float* input,
                                     const float* weight, const float* bias,
-                                    int64_t firstImage = 0, int64_t imageCount = -1);
+                                    int64_t firstImage = 0, int64_t imageCount = -1,
+                                    const float* residual = nullptr);
 
 // ||out - ref|| / ||ref|| over ref.size() elements of out starting at out; +infinity if any
 // element of out is NaN or infinite (NaN never passes). If ref is all zero, returns ||out||.

@@ -182,10 +182,14 @@ Conv2d::~Conv2d() = default;
 Conv2d::Conv2d(Conv2d&&) noexcept = default;
 Conv2d& Conv2d::operator=(Conv2d&&) noexcept = default;
 
-void Conv2d::run(const Tensor& input, Tensor& output) {
+void Conv2d::run(const Tensor& input, Tensor& output) { runWith(input, output, nullptr); }
+
+void Conv2d::run(const Tensor& input, Tensor& output, const Tensor& residual) { runWith(input, output, &residual); }
+
+void Conv2d::runWith(const Tensor& input, Tensor& output, const Tensor* residual) {
     using namespace detail;
     auto& impl = *impl_;
-    impl.prepare(input, output);
+    impl.prepare(input, output, residual);
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
         barrierBeforeCompute(cmd);
         impl.record(cmd);
@@ -201,6 +205,16 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup
 
 std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const TimingOptions& options,
                                  WarmupReport* report) {
+    return timeWith(input, output, nullptr, options, report);
+}
+
+std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const Tensor& residual,
+                                 const TimingOptions& options, WarmupReport* report) {
+    return timeWith(input, output, &residual, options, report);
+}
+
+std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const Tensor* residual,
+                                     const TimingOptions& options, WarmupReport* report) {
     using namespace detail;
     auto& impl = *impl_;
     if (options.warmupRuns < 0 || options.warmupRuns > kMaxWarmupRuns)
@@ -210,7 +224,7 @@ std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, const Timi
     if (!(options.warmupMs >= 0) || options.warmupMs > 60000)
         throw invalidArgument("warmupMs", options.warmupMs, "must be between 0 and 60000");
     TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));
-    impl.prepare(input, output);
+    impl.prepare(input, output, residual);
 
     // Warm-up: submissions of back-to-back runs, each about a quarter of warmupMs (by the rate
     // seen so far, at most kMaxRuns), so the device is never idle for longer than one

@@ -44,11 +44,12 @@ struct Conv2dImpl {
     UniqueDescriptorPool pool;
     LiveToken poolLive;
     std::vector<VkDescriptorSet> sets, packSets, reduceSets;
-    uint64_t boundInput = 0, boundOutput = 0;
+    uint64_t boundInput = 0, boundOutput = 0, boundResidual = 0;
 
-    // Checks the tensors against the problem and binds them (descriptor sets per chunk).
-    void prepare(const Tensor& input, const Tensor& output);
-    void bindTensors(const TensorImpl& input, const TensorImpl& output);
+    // Checks the tensors against the problem and binds them (descriptor sets per chunk); the
+    // residual is required where the problem's epilogue has one, and refused elsewhere.
+    void prepare(const Tensor& input, const Tensor& output, const Tensor* residual);
+    void bindTensors(const TensorImpl& input, const TensorImpl& output, const TensorImpl* residual);
     void record(VkCommandBuffer cmd) const;
 };
 

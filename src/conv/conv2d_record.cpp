@@ -31,19 +31,31 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 
 }  // namespace
 
-void Conv2dImpl::prepare(const Tensor& input, const Tensor& output) {
+void Conv2dImpl::prepare(const Tensor& input, const Tensor& output, const Tensor* residual) {
     checkTensor("input", input.impl(), problem.inputShape(), context.get());
     checkTensor("output", output.impl(), problem.outputShape(), context.get());
     // The kernels read the input while other workgroups write the output: the same tensor for
     // both would race and give a silently wrong result.
     if (input.impl().id == output.impl().id)
         throw invalidArgument("output", "the input tensor", "must be a different tensor from the input (no in-place conv)");
-    bindTensors(input.impl(), output.impl());
+    if (problem.epilogue.residual && !residual)
+        throw invalidArgument("residual", "none", "the problem's epilogue adds a residual: pass a tensor of the output's shape");
+    if (!problem.epilogue.residual && residual)
+        throw invalidArgument("residual", "a tensor", "the problem's epilogue has no residual (epilogue.residual is false)");
+    if (residual) {
+        checkTensor("residual", residual->impl(), problem.outputShape(), context.get());
+        // Each output element's residual is read by the invocation that then writes it, so the
+        // output itself may be the residual; the input, read by every workgroup, may not.
+        if (residual->impl().id == input.impl().id)
+            throw invalidArgument("residual", "the input tensor", "must not be the input (the output itself may be)");
+    }
+    bindTensors(input.impl(), output.impl(), residual ? &residual->impl() : nullptr);
 }
 
 
-void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) {
-    if (!sets.empty() && boundInput == input.id && boundOutput == output.id) return;
+void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output, const TensorImpl* residual) {
+    const uint64_t residualId = residual ? residual->id : 0;
+    if (!sets.empty() && boundInput == input.id && boundOutput == output.id && boundResidual == residualId) return;
     VkDevice device = context->device;
     const bool packed = packPipeline != nullptr, split = reducePipeline != nullptr;
     const uint32_t setsPerChunk = 1 + (packed ? 1 : 0) + (split ? 1 : 0);
@@ -68,17 +80,23 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
 
     // The weights as a uniform buffer too (binding 4), written only where the kernel reads them so.
     const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes};
-    auto write = [&](VkDescriptorSet set, const VkDescriptorBufferInfo (&infos)[4]) {
-        VkWriteDescriptorSet writes[5];
-        for (uint32_t b = 0; b < 5; ++b) {
-            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[b].dstSet = set;
-            writes[b].dstBinding = b;
-            writes[b].descriptorCount = 1;
-            writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-            writes[b].pBufferInfo = b < 4 ? &infos[b] : &uniformWeights;
+    // The residual (binding 5) is bound like the output, chunk by chunk, so that an element's
+    // index is the same in both; without one, the output's range stands in (never read).
+    auto write = [&](VkDescriptorSet set, const VkDescriptorBufferInfo (&infos)[4], const VkDescriptorBufferInfo& z) {
+        VkWriteDescriptorSet writes[6];
+        uint32_t count = 0;
+        for (uint32_t b = 0; b < 6; ++b) {
+            if (b == PipelineCache::kUniformWeights && !uniformWeightBytes) continue;
+            VkWriteDescriptorSet& w = writes[count++];
+            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = set;
+            w.dstBinding = b;
+            w.descriptorCount = 1;
+            w.descriptorType = b == PipelineCache::kUniformWeights ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                                   : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.pBufferInfo = b < 4 ? &infos[b] : b == PipelineCache::kUniformWeights ? &uniformWeights : &z;
         }
-        vkUpdateDescriptorSets(device, uniformWeightBytes ? 5 : 4, writes, 0, nullptr);
+        vkUpdateDescriptorSets(device, count, writes, 0, nullptr);
     };
     for (size_t i = 0; i < chunks; ++i) {
         const ChunkBinding& chunk = plan.chunks[i];
@@ -88,16 +106,20 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output) 
         const VkDescriptorBufferInfo biasInfo{bias.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo outputInfo{output.buffer.handle(), chunk.output.offset, chunk.output.range};
         const VkDescriptorBufferInfo partialsInfo{partials.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo residualInfo =
+            residual ? VkDescriptorBufferInfo{residual->buffer.handle(), chunk.output.offset, chunk.output.range} : outputInfo;
         // The packing pass reads the chunk's input (binding 0) and writes the packed input
         // (binding 3); the conv then reads the packed input in its place. With split-K the conv
         // writes the partials (binding 3), and the reduce pass reads them (binding 0) and writes
         // the output.
-        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo, split ? partialsInfo : outputInfo});
-        if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo});
-        if (split) write(reduceSets[i], {partialsInfo, weightInfo, biasInfo, outputInfo});
+        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo, split ? partialsInfo : outputInfo},
+              residualInfo);
+        if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo}, residualInfo);
+        if (split) write(reduceSets[i], {partialsInfo, weightInfo, biasInfo, outputInfo}, residualInfo);
     }
     boundInput = input.id;
     boundOutput = output.id;
+    boundResidual = residualId;
 }
 
 void Conv2dImpl::record(VkCommandBuffer cmd) const {

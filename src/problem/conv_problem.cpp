@@ -91,6 +91,7 @@ void ConvProblem::validate() const {
     // The GEMM's K per group must fit 32-bit indices in the shaders.
     requireProductAtMost("(in_channels/groups)*kernel_h*kernel_w", {cPerGroup, kernelH, kernelW},
                          int64_t(1) << 30, "the GEMM's K per group");
+    epilogue.validate();
 }
 
 namespace {
@@ -143,6 +144,7 @@ std::string ConvProblem::str() const {
       << " K=" << outChannels << " R=" << kernelH << " S=" << kernelW << " stride=" << strideH
       << "," << strideW << " pad=" << padH << "," << padW << " dilation=" << dilationH << ","
       << dilationW << " groups=" << groups << " bias=" << (bias ? "yes" : "no");
+    if (const std::string e = epilogue.str(); !e.empty()) s << " " << e;
     return s.str();
 }
 

@@ -11,7 +11,8 @@
 namespace vkconv {
 
 std::vector<double> referenceConv2d(const ConvProblem& p, const float* input, const float* weight,
-                                    const float* bias, int64_t firstImage, int64_t imageCount) {
+                                    const float* bias, int64_t firstImage, int64_t imageCount,
+                                    const float* residual) {
     p.validate();
     if (firstImage < 0 || firstImage >= p.batch)
         throw invalidArgument("firstImage", firstImage, "outside the batch");
@@ -19,6 +20,7 @@ std::vector<double> referenceConv2d(const ConvProblem& p, const float* input, co
     if (firstImage + imageCount > p.batch)
         throw invalidArgument("imageCount", imageCount, "runs past the batch");
     if (p.bias && bias == nullptr) throw invalidArgument("bias", "null", "problem has bias");
+    if (p.epilogue.residual && residual == nullptr) throw invalidArgument("residual", "null", "the epilogue has a residual");
 
     const int64_t OH = p.outHeight(), OW = p.outWidth();
     const int64_t Cg = p.inChannels / p.groups, Kg = p.outChannels / p.groups;
@@ -33,7 +35,7 @@ std::vector<double> referenceConv2d(const ConvProblem& p, const float* input, co
             double* o = &out[size_t(job * OH * OW)];
             for (int64_t oh = 0; oh < OH; ++oh)
                 for (int64_t ow = 0; ow < OW; ++ow) {
-                    double acc = p.bias ? double(bias[k]) : 0.0;
+                    double acc = 0.0;
                     for (int64_t c = 0; c < Cg; ++c) {
                         const float* in = input + ((n * p.inChannels + g * Cg + c) * p.height) * p.width;
                         const float* w = weight + ((k * Cg + c) * p.kernelH) * p.kernelW;
@@ -47,7 +49,8 @@ std::vector<double> referenceConv2d(const ConvProblem& p, const float* input, co
                             }
                         }
                     }
-                    o[oh * OW + ow] = acc;
+                    const double z = p.epilogue.residual ? double(residual[((n * p.outChannels + k) * OH + oh) * OW + ow]) : 0.0;
+                    o[oh * OW + ow] = p.epilogue.apply(acc, p.bias ? double(bias[k]) : 0.0, z);
                 }
         }
     };

@@ -110,12 +110,13 @@ std::string pipelineStatistics(ContextImpl& ctx, VkPipeline pipeline) {
 }
 
 PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
-    VkDescriptorSetLayoutBinding bindings[kBindings + 1];
+    VkDescriptorSetLayoutBinding bindings[kBindings + 2];
     for (uint32_t i = 0; i < kBindings; ++i)
         bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[kUniformWeights] = {kUniformWeights, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[kResidual] = {kResidual, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = kBindings + 1;
+    setInfo.bindingCount = kBindings + 2;
     setInfo.pBindings = bindings;
     VkDescriptorSetLayout setLayout;
     VKCONV_CHECK(vkCreateDescriptorSetLayout(ctx.device, &setInfo, nullptr, &setLayout));
@@ -169,7 +170,7 @@ PipelineCache::PipelineCache(ContextImpl& ctx) : context_(ctx) {
 }
 
 UniqueDescriptorPool PipelineCache::makeDescriptorPool(uint32_t sets) const {
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * kBindings},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * (kBindings + 1)},
                                           {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets}};
     VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     info.maxSets = sets;

@@ -75,9 +75,11 @@ class PipelineCache {
 public:
     // Storage buffers 0..3 (input, weights, bias, output), then the weights again as a uniform
     // buffer (kUniformWeights), for kernels whose subgroups read one set of weights: there a
-    // GPU can keep them in registers the whole subgroup shares.
+    // GPU can keep them in registers the whole subgroup shares; then the epilogue's residual
+    // (kResidual, a storage buffer: fused_epilogue.glsl).
     static constexpr uint32_t kBindings = 4;
     static constexpr uint32_t kUniformWeights = 4;
+    static constexpr uint32_t kResidual = 5;
     static constexpr uint32_t kPushConstantBytes = 20;
 
     // Loads the persistent cache file (include/vkconv/pipeline_cache.hpp) when the context has

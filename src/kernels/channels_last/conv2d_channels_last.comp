@@ -240,9 +240,15 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     if (m >= chunk.m_rows || n >= K_TOTAL) return;
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
     const uint image = m / OUT_HW, pix = m - image * OUT_HW;
-    // Split-K: this split's partials, the chunk's output layout at offset z x the chunk's size.
-    const uint base = SPLIT_K > 1 ? gl_WorkGroupID.z * chunk.m_rows * K_TOTAL : chunk.out_offset;
-    output_data[base + (image * K_TOTAL + n) * OUT_HW + pix] = value;
+    // Split-K: this split's partials, the chunk's output layout at offset z x the chunk's size,
+    // raw (the reduce pass applies the epilogue once, to their sum).
+    if (SPLIT_K > 1) {
+        output_data[gl_WorkGroupID.z * chunk.m_rows * K_TOTAL + (image * K_TOTAL + n) * OUT_HW + pix] = value;
+        return;
+    }
+    const uint index = chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix;
+    // With alpha 1 the sums started at the bias (sBias), else the epilogue adds it.
+    output_data[index] = fusedEpilogue(value, UNIT_ALPHA || !HAS_BIAS ? 0.0 : bias_data[n], index);
 }
 
 #ifndef VKCONV_NCHW_INPUT
@@ -305,7 +311,8 @@ void main() {
 
     for (uint n = gl_LocalInvocationIndex; n < BN; n += THREADS) {
         const uint k = nTile * BN + n;
-        sBias[n] = HAS_BIAS && k < K_TOTAL && (SPLIT_K == 1 || gl_WorkGroupID.z == 0) ? bias_data[k] : 0.0;  // split 0 only
+        // The sums start at the bias where the epilogue would only add it (alpha 1, no split).
+        sBias[n] = HAS_BIAS && k < K_TOTAL && SPLIT_K == 1 && UNIT_ALPHA ? bias_data[k] : 0.0;
     }
     sliceBase = SPLIT_K > 1 ? gl_WorkGroupID.z * WORKGROUP_SLICES : 0;  // a constant 0 without a split
     initFragmentPositions();

@@ -75,11 +75,19 @@ double splitKCostFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
 }
 
 std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {
-    return {{0, offsetof(SplitKReduceSpec, splits), 4}, {1, offsetof(SplitKReduceSpec, outChannels), 4}};
+    std::vector<VkSpecializationMapEntry> e{{0, offsetof(SplitKReduceSpec, splits), 4},
+                                            {1, offsetof(SplitKReduceSpec, outChannels), 4},
+                                            {2, offsetof(SplitKReduceSpec, outPixels), 4},
+                                            {3, offsetof(SplitKReduceSpec, hasBias), 4}};
+    appendEpilogueEntries(e, offsetof(SplitKReduceSpec, epilogue));
+    return e;
 }
 
 PipelineKey splitKReducePipeline(const KernelConfig& c, const ConvProblem& p) {
-    return pipelineKey("reduce_split_k", SplitKReduceSpec{channelsLast(c).splitK, uint32_t(p.outChannels)});
+    return pipelineKey("reduce_split_k",
+                       SplitKReduceSpec{channelsLast(c).splitK, uint32_t(p.outChannels),
+                                        uint32_t(p.outHeight() * p.outWidth()), p.bias ? VK_TRUE : VK_FALSE,
+                                        makeEpilogueSpec(p.epilogue)});
 }
 
 uint32_t splitKReduceWorkgroups(uint64_t elements, const DeviceInfo& d) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/kernel_specs.hpp"
 #include "runtime/pipeline.hpp"
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/device_info.hpp"
@@ -59,10 +60,13 @@ bool deepPointwiseTwoSplits(const ConvProblem& problem, const DeviceInfo& device
 // counts the splits' workgroups): the partial tiles written and read back, and the reduce pass.
 double splitKCostFactor(const KernelConfig& config, const DeviceInfo& device, const ConvProblem& problem);
 
-// reduce_split_k.comp: its two constants (ids 0 and 1).
+// reduce_split_k.comp: its constants (ids 0..3) and the epilogue's.
 struct SplitKReduceSpec {
     uint32_t splits;       // id 0: SPLITS
     uint32_t outChannels;  // id 1: K_TOTAL
+    uint32_t outPixels;    // id 2: OUT_HW
+    VkBool32 hasBias;      // id 3: HAS_BIAS
+    EpilogueSpec epilogue;
     static std::vector<VkSpecializationMapEntry> entries();
 };
 // The reduce pass: its pipeline, and the workgroups (of kSplitKReduceThreads threads) it takes

@@ -1,12 +1,14 @@
-// The epilogue: adds the bias and writes C[m][col] of a group to the NCHW output. Consecutive m
-// are consecutive output pixels, so threads that walk m store coalesced.
+// The epilogue: the fused epilogue (bias, alpha, residual, activation: fused_epilogue.glsl) on
+// C[m][col] of a group, written to the NCHW output. Consecutive m are consecutive output pixels,
+// so threads that walk m store coalesced.
 
 void storeOutput(uint m, uint col, uint group, float value) {
     if (m >= chunk.m_rows || col >= K_G) return;
     uint image = m / OUT_HW;
     uint pix = m - image * OUT_HW;
     uint k = group * K_G + col;
-    if (HAS_BIAS) value += bias_data[k];
+    const uint index = chunk.out_offset + (image * K_TOTAL + k) * OUT_HW + pix;
+    value = fusedEpilogue(value, HAS_BIAS ? bias_data[k] : 0.0, index);
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
-    output_data[chunk.out_offset + (image * K_TOTAL + k) * OUT_HW + pix] = value;
+    output_data[index] = value;
 }

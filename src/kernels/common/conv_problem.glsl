@@ -59,3 +59,5 @@ layout(set = 0, binding = 2, std430) readonly buffer BiasBuffer { float bias_dat
 layout(set = 0, binding = 3, std430) writeonly buffer OutputBuffer { float output_data[]; };
 #endif
 // binding 1 (packed weights) is declared by each kernel in its own operand type.
+
+#include "fused_epilogue.glsl"

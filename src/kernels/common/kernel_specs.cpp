@@ -25,7 +25,28 @@ ProblemSpec makeProblemSpec(const ConvProblem& p, uint32_t bRows, uint32_t bCols
     s.bRows = bRows;
     s.bCols = bCols;
     s.hasBias = p.bias ? VK_TRUE : VK_FALSE;
+    s.epilogue = makeEpilogueSpec(p.epilogue);
     return s;
+}
+
+EpilogueSpec makeEpilogueSpec(const Epilogue& e) {
+    EpilogueSpec s{};
+    s.activation = uint32_t(e.activation);
+    s.hasResidual = e.residual ? VK_TRUE : VK_FALSE;
+    s.unitAlpha = e.alpha == 1.0f ? VK_TRUE : VK_FALSE;
+    s.alpha = e.alpha;
+    s.beta = e.beta;
+    s.lower = e.activation == Activation::LeakyRelu ? e.slope : e.lower;
+    s.upper = e.upper;
+    return s;
+}
+
+void appendEpilogueEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {
+    const uint32_t offsets[] = {offsetof(EpilogueSpec, activation), offsetof(EpilogueSpec, hasResidual),
+                                offsetof(EpilogueSpec, unitAlpha),  offsetof(EpilogueSpec, alpha),
+                                offsetof(EpilogueSpec, beta),       offsetof(EpilogueSpec, lower),
+                                offsetof(EpilogueSpec, upper)};
+    for (uint32_t i = 0; i < 7; ++i) e.push_back({42 + i, base + offsets[i], 4});
 }
 
 void appendProblemEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {
@@ -39,6 +60,7 @@ void appendProblemEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t bas
         offsetof(ProblemSpec, bCols),   offsetof(ProblemSpec, hasBias)};
     for (uint32_t id = 0; id < 20; ++id) e.push_back({id, base + offsets[id], 4});
     e.push_back({41, base + uint32_t(offsetof(ProblemSpec, sCols)), 4});
+    appendEpilogueEntries(e, base + uint32_t(offsetof(ProblemSpec, epilogue)));
 }
 
 }  // namespace vkconv::detail

@@ -13,12 +13,25 @@
 
 namespace vkconv::detail {
 
+// fused_epilogue.glsl's constants (ids 42..48), from ConvProblem::epilogue.
+struct EpilogueSpec {
+    uint32_t activation;  // id 42: Activation's value
+    VkBool32 hasResidual;  // id 43
+    VkBool32 unitAlpha;    // id 44
+    float alpha, beta;     // ids 45, 46
+    float lower, upper;    // ids 47, 48: clamp's bounds; leaky relu's slope in `lower`
+};
+EpilogueSpec makeEpilogueSpec(const Epilogue& epilogue);
+// Map entries 42..48 for an EpilogueSpec stored at byte offset `base` of the spec data.
+void appendEpilogueEntries(std::vector<VkSpecializationMapEntry>& entries, uint32_t base);
+
 struct ProblemSpec {
     uint32_t cG, inH, inW, kG, outH, outW, kernelR, kernelS;
     int32_t strideH, strideW, padH, padW, dilH, dilW;
     uint32_t cTotal, kTotal, gemmK, bRows, bCols;
     VkBool32 hasBias;
     uint32_t sCols;  // id 41: columns per kernel row in the GEMM's K ordering (>= kernelS)
+    EpilogueSpec epilogue;  // ids 42..48
 };
 
 // The problem's constants; bRows/bCols are the packed weight matrix's padded sizes per group,
@@ -26,7 +39,8 @@ struct ProblemSpec {
 ProblemSpec makeProblemSpec(const ConvProblem& problem, uint32_t bRows, uint32_t bCols,
                             uint32_t sCols = 0);
 
-// Map entries 0..19 and 41 for a ProblemSpec stored at byte offset `base` of the spec data.
+// Map entries 0..19, 41 and the epilogue's for a ProblemSpec stored at byte offset `base` of the
+// spec data.
 void appendProblemEntries(std::vector<VkSpecializationMapEntry>& entries, uint32_t base);
 
 // conv2d_fp32.comp

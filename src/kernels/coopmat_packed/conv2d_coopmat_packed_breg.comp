@@ -66,10 +66,12 @@ void storeTileInWindow(uint warp) {
         if (packedOutputIndex(m, col0 + 4 * j, out0)) {  // else a padding column of the packed image
             const vec4 v = uintBitsToFloat(sWindow[(base + m * STAGE_STRIDE) / 4 + j]);
             [[unroll]] for (uint c = 0; c < 4; ++c) {
-                const float value = v[c];
+                if (col0 + 4 * j + c >= K_G) continue;
+                const uint index = out0 + c * OUT_HW;
+                const float biasValue = UNIT_ALPHA || (DEBUG_SKIP & 64u) != 0u ? 0.0 : sBias[warp * MMA_N + 4 * j + c];
+                const float value = fusedEpilogue(v[c], biasValue, index);
                 // DEBUG_SKIP 4 keeps the math and drops the store.
-                if (col0 + 4 * j + c < K_G && ((DEBUG_SKIP & 4u) == 0u || value == -12345.0))
-                    output_data[out0 + c * OUT_HW] = value;
+                if ((DEBUG_SKIP & 4u) == 0u || value == -12345.0) output_data[index] = value;
             }
         }
     }
@@ -104,8 +106,9 @@ void main() {
         // load with row stride 0), so the epilogue has no bias to add: alexnet1 0.450 -> 0.429 ms
         // on the H200 with a packing pass staged through shared memory (dropped), 0.398 -> 0.380
         // with the committed one (lab notes packed-input-kernel.md (git show 5c2b4c3:bench/history/packed-input-kernel.md), the bias in the accumulators, rows 3 and 6).
-        // DEBUG_SKIP 64 starts them at zero.
-        if ((DEBUG_SKIP & 64u) == 0u) {
+        // DEBUG_SKIP 64 starts them at zero, and so does an alpha other than 1 (the epilogue adds
+        // the bias after scaling the sums).
+        if ((DEBUG_SKIP & 64u) == 0u && UNIT_ALPHA) {
             for (uint i = 0; i < FRAG_M; ++i)
                 coopMatLoad(acc[i], sBias, warp * MMA_N, 0, gl_CooperativeMatrixLayoutRowMajor);
         } else {

@@ -80,7 +80,7 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint col = gl_WorkGroupID.y * BN + nLocal;
     uint index;
     if (!packedOutputIndex(mLocal, col, index) || col >= K_G) return;
-    if ((DEBUG_SKIP & 64u) == 0u) value += sBias[nLocal];
+    value = fusedEpilogue(value, (DEBUG_SKIP & 64u) == 0u ? sBias[nLocal] : 0.0, index);
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
     output_data[index] = value;
 }

@@ -173,7 +173,8 @@ void main() {
         if (c == 0u) {
             [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
                 const uint kk = kBlock * KB + kb;
-                const float b = HAS_BIAS && kk < K_G ? bias_data[g * K_G + kk] : 0.0;
+                // The sums start at the bias, unless alpha scales them first (then the epilogue adds it).
+                const float b = HAS_BIAS && kk < K_G && UNIT_ALPHA ? bias_data[g * K_G + kk] : 0.0;
                 [[unroll]] for (uint i = 0; i < ROWS * VEC_W; ++i) acc[kb * ROWS * VEC_W + i] = b;
             }
         }
@@ -246,11 +247,14 @@ void main() {
         [[unroll]] for (uint kb = 0; kb < KB; ++kb) {
             const uint kk = kBlock * KB + kb;
             if (kk >= K_G) break;
+            const float biasValue = HAS_BIAS && !UNIT_ALPHA ? bias_data[group * K_G + kk] : 0.0;
             [[unroll]] for (uint j = 0; j < ROWS; ++j) {
                 const uint oh = oh0 + ty * ROWS + j;
                 if (oh >= OUT_H) break;
                 const uint rowStart = chunk.out_offset + ((image * K_TOTAL + group * K_G + kk) * OUT_H + oh) * OUT_W;
                 const uint o = (kb * ROWS + j) * VEC_W;
+                [[unroll]] for (uint v = 0; v < VEC_W; ++v)
+                    if (ow + v < OUT_W) acc[o + v] = fusedEpilogue(acc[o + v], biasValue, rowStart + ow + v);
                 if (vectors) {
                     [[unroll]] for (uint q = 0; q < VEC_W; q += 4u)
                         if (ow + q < OUT_W)
@@ -266,11 +270,19 @@ void main() {
     }
     if (PLANES_OUT) {
         // One step, one output channel, the tile the whole plane (oh0 = ow0 = 0): this thread's
-        // outputs are words (ty*ROWS + j) * OUT_W + tx*VEC_W + v of its group's plane.
+        // outputs are words (ty*ROWS + j) * OUT_W + tx*VEC_W + v of its group's plane, which is
+        // output plane firstGroup + plane of the image (the planes of a set are consecutive).
+        const uint group = firstGroup + plane;
+        const uint planeStart = chunk.out_offset + (image * K_TOTAL + group) * OUT_HW;
+        const float biasValue = HAS_BIAS && !UNIT_ALPHA && group < GROUPS ? bias_data[group] : 0.0;
         [[unroll]] for (uint j = 0; j < ROWS; ++j)
             [[unroll]] for (uint v = 0; v < VEC_W; ++v) {
                 const uint oh = ty * ROWS + j, ow = tx * VEC_W + v;
-                if (oh < OUT_H && ow < OUT_W) sOut[plane * OUT_HW + oh * OUT_W + ow] = acc[j * VEC_W + v];
+                // Past the last group the plane is computed, never stored: no residual to read.
+                if (oh < OUT_H && ow < OUT_W)
+                    sOut[plane * OUT_HW + oh * OUT_W + ow] =
+                        group < GROUPS ? fusedEpilogue(acc[j * VEC_W + v], biasValue, planeStart + oh * OUT_W + ow)
+                                       : acc[j * VEC_W + v];
             }
         barrier();
         if ((DEBUG_SKIP & 4u) != 0u && sOut[0] != -12345.0) return;

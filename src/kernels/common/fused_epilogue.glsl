@@ -1,0 +1,50 @@
+// The fused epilogue every conv kernel applies before its store, in fp32, cuDNN's form:
+//   y = act(alpha * conv(x) + bias + beta * z)
+// with z the residual (binding 5: a tensor of the output's shape and layout, bound like the
+// output, so that an element's index is the same in both; it may be the output itself). The host
+// sets the constants from ConvProblem::epilogue (src/kernels/common/kernel_specs.cpp); with their
+// defaults the epilogue is the bias add alone, and the compiler folds the rest away.
+
+layout(constant_id = 42) const uint ACTIVATION = 0;  // Activation: 0 identity ... 9 hardswish
+layout(constant_id = 43) const bool HAS_RESIDUAL = false;
+layout(constant_id = 44) const bool UNIT_ALPHA = true;  // alpha == 1: kernels may start their sums at the bias
+layout(constant_id = 45) const float ALPHA = 1.0;
+layout(constant_id = 46) const float BETA = 1.0;
+layout(constant_id = 47) const float ACT_LOWER = 0.0;  // clamp's lower bound; leaky relu's slope
+layout(constant_id = 48) const float ACT_UPPER = 6.0;  // clamp's upper bound
+
+layout(set = 0, binding = 5, std430) readonly buffer ResidualBuffer { float residual_data[]; };
+
+// erf to about 1.5e-7 (Abramowitz and Stegun 7.1.26): GLSL has none.
+float erfApprox(float x) {
+    const float t = 1.0 / (1.0 + 0.3275911 * abs(x));
+    const float poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+    return sign(x) * (1.0 - poly * exp(-x * x));
+}
+
+float activate(float v) {
+    if (ACTIVATION == 1u) return max(v, 0.0);                                  // relu
+    if (ACTIVATION == 2u) return clamp(v, 0.0, 6.0);                            // relu6
+    if (ACTIVATION == 3u) return clamp(v, ACT_LOWER, ACT_UPPER);                // clamp
+    if (ACTIVATION == 4u) return v >= 0.0 ? v : ACT_LOWER * v;                  // leaky relu
+    if (ACTIVATION == 5u) return 1.0 / (1.0 + exp(-v));                         // sigmoid
+    if (ACTIVATION == 6u) return v / (1.0 + exp(-v));                           // silu
+    if (ACTIVATION == 7u) return 0.5 * v * (1.0 + erfApprox(v * 0.70710678118654752));  // gelu (erf)
+    if (ACTIVATION == 8u) {                                                     // gelu (tanh)
+        // tanh's argument held to [-10, 10], where tanh is +-1 in fp32: some drivers compute it
+        // as a quotient of exponentials that overflows to NaN beyond.
+        const float u = clamp(0.7978845608028654 * (v + 0.044715 * v * v * v), -10.0, 10.0);
+        return 0.5 * v * (1.0 + tanh(u));
+    }
+    if (ACTIVATION == 9u) return v * clamp(v + 3.0, 0.0, 6.0) * (1.0 / 6.0);  // hardswish
+    return v;
+}
+
+// The epilogue of one output element: `sum` the conv's, `biasValue` the bias still to add (0
+// where the kernel started its sum at the bias, or without bias), `index` the element's index in
+// output_data (and so in residual_data).
+float fusedEpilogue(float sum, float biasValue, uint index) {
+    float v = (UNIT_ALPHA ? sum : ALPHA * sum) + biasValue;
+    if (HAS_RESIDUAL) v += BETA * residual_data[index];
+    return activate(v);
+}

@@ -1,0 +1,196 @@
+// The fused epilogue, y = act(alpha * conv(x) + bias + beta * z) (include/vkconv/epilogue.hpp), on
+// every kernel family: each family forced through its best configuration for a problem it serves,
+// with every activation, and across the cases the residual separate, in place (the output tensor
+// as z) or absent, alpha and beta at 1 and elsewhere; split-K applies it once, in its reduce pass.
+// Checked against the double-precision reference (Epilogue::apply) on fresh random inputs into a
+// NaN-filled output with its guard (checkConvWith), to the path's bounds. Pairwise: every family
+// meets every activation; the residual and scale modes rotate over them.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conv_check.hpp"
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
+#include "test_devices.hpp"
+#include "test_problems.hpp"
+#include "vkconv/conv2d.hpp"
+#include "vkconv/error.hpp"
+#include "vkconv/reference.hpp"
+
+namespace vkconv::test {
+namespace {
+
+constexpr Activation kActivations[] = {Activation::Identity, Activation::Relu,      Activation::Relu6,
+                                       Activation::Clamp,    Activation::LeakyRelu, Activation::Sigmoid,
+                                       Activation::Silu,     Activation::GeluErf,   Activation::GeluTanh,
+                                       Activation::HardSwish};
+
+// A kernel family as a test forces it: its name, its path, and whether K is split.
+struct Family {
+    const char* kernel;
+    Path path;
+    bool splitK = false;
+    const char* tag;
+};
+const Family kFamilies[] = {
+    {"fp32-gemm", Path::Fp32, false, "gemm"},
+    {"grouped-direct", Path::Fp32, false, "direct"},
+    {"coopmat-gather", Path::CoopMatF16, false, "gather"},
+    {"coopmat-packed", Path::CoopMatF16, false, "packed"},
+    {"channels-last-nhwc", Path::CoopMatF16, false, "nhwc"},
+    {"channels-last-nhwc", Path::CoopMatF16, true, "nhwc_splitk"},
+    {"channels-last-nchw", Path::CoopMatF16, false, "nchw"},
+};
+
+enum class Residual { None, Separate, InPlace };
+
+struct EpilogueCase {
+    int device;
+    size_t family;
+    Activation activation;
+    Residual residual;
+    float alpha, beta;
+};
+
+std::vector<EpilogueCase> allCases() {
+    std::vector<EpilogueCase> out;
+    for (int d : testDeviceIndices())
+        for (size_t f = 0; f < std::size(kFamilies); ++f)
+            for (size_t a = 0; a < std::size(kActivations); ++a) {
+                // Rotating modes: every family and every activation meets each of them.
+                const size_t mode = (f + a) % 4;
+                const Residual residual = mode == 0 ? Residual::None : mode == 2 ? Residual::InPlace : Residual::Separate;
+                const float alpha = mode == 3 ? 0.75f : 1.0f, beta = mode == 1 ? 0.5f : mode == 3 ? -1.25f : 1.0f;
+                out.push_back({d, f, kActivations[a], residual, alpha, beta});
+            }
+    return out;
+}
+
+std::string caseName(const EpilogueCase& c) {
+    const char* residual = c.residual == Residual::None ? "" : c.residual == Residual::InPlace ? "_inplace" : "_residual";
+    return (c.device < 0 ? std::string("nodevice") : "dev" + std::to_string(c.device)) + "_" +
+           kFamilies[c.family].tag + "_" + toString(c.activation) + residual + (c.alpha != 1.0f ? "_alpha" : "");
+}
+
+void PrintTo(const EpilogueCase& c, std::ostream* os) { *os << caseName(c); }
+
+// The family's problem: a dense 3x3 without padding (which every dense family serves, the NCHW
+// loader included), or a depthwise 3x3 for the grouped direct kernel.
+ConvProblem problemFor(const Family& f) {
+    ConvProblem p;
+    p.batch = 2, p.inChannels = 16, p.height = 10, p.width = 11, p.outChannels = 24;
+    p.kernelH = p.kernelW = 3;
+    if (std::string(f.kernel) == "grouped-direct") {
+        p.outChannels = 16, p.groups = 16, p.padH = p.padW = 1;
+    }
+    return p;
+}
+
+class FusedEpilogue : public ::testing::TestWithParam<EpilogueCase> {};
+
+TEST_P(FusedEpilogue, MatchesReference) {
+    const EpilogueCase& c = GetParam();
+    ASSERT_GE(c.device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(c.device).context;
+    const Family& family = kFamilies[c.family];
+    ConvProblem p = problemFor(family);
+    p.epilogue.activation = c.activation;
+    p.epilogue.alpha = c.alpha;
+    p.epilogue.beta = c.beta;
+    p.epilogue.residual = c.residual != Residual::None;
+    p.epilogue.lower = -0.5f, p.epilogue.upper = 0.75f;  // clamp's
+    p.epilogue.slope = 0.2f;                             // leaky relu's
+    std::optional<KernelConfig> config = bestCandidate(family.path, ctx.device(), p, [&](const KernelConfig& k) {
+        return std::string(k.kernel()) == family.kernel && k.splits() == 1;
+    });
+    if (config && family.splitK) {  // the first split the K slices divide into
+        for (uint32_t split = 2; split <= 9; ++split) {
+            detail::channelsLast(*config).splitK = split;
+            if (canImplement(*config, ctx.device(), p).empty()) break;
+        }
+        if (!canImplement(*config, ctx.device(), p).empty()) config.reset();
+    }
+    if (!config) {
+        const std::string why = std::string("no ") + family.kernel + (family.splitK ? " split-K" : "") +
+                                " configuration on '" + ctx.device().name + "'" +
+                                (family.path == Path::CoopMatF16 && !ctx.device().coopMatKhr
+                                     ? " (no VK_KHR_cooperative_matrix)"
+                                     : "");
+        if (family.path == Path::CoopMatF16 && requireCoopMat()) FAIL() << why;
+        GTEST_SKIP() << why;
+    }
+    ConvOptions options;
+    options.config = config;
+    const CheckResult result = checkConvWith(ctx, {caseName(c), p, 9100 + c.family * 16 + uint64_t(c.activation)},
+                                             options, std::string("forced ") + family.tag, c.residual == Residual::InPlace);
+    EXPECT_EQ(result.config, config->str()) << result.report;
+    EXPECT_THAT(result.report, ::testing::HasSubstr(p.epilogue.str())) << "the problem's name carries its epilogue";
+    VKCONV_EXPECT_CHECK_PASSED(result);
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, FusedEpilogue, ::testing::ValuesIn(allCases()),
+                         [](const auto& info) { return caseName(info.param); });
+
+// The epilogue's own rules, without a device.
+TEST(Epilogue, NamesValuesAndErrors) {
+    for (Activation a : kActivations) EXPECT_EQ(activationFromString(toString(a)), a);
+    EXPECT_THROW(activationFromString("swish"), Error);
+    Epilogue e;
+    EXPECT_TRUE(e.isDefault());
+    EXPECT_EQ(e.str(), "");
+    e.activation = Activation::Clamp, e.lower = 1.0f, e.upper = -1.0f;
+    try {
+        e.validate();
+        ADD_FAILURE() << "lower > upper was accepted";
+    } catch (const Error& err) {
+        EXPECT_THAT(err.what(), ::testing::HasSubstr("epilogue.lower"));
+    }
+    e = Epilogue{};
+    e.alpha = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_THROW(e.validate(), Error);
+    e = Epilogue{};
+    e.activation = Activation::Relu, e.residual = true, e.beta = 0.5f;
+    EXPECT_EQ(e.str(), "relu residual beta=0.5");
+    EXPECT_DOUBLE_EQ(e.apply(-3.0, 1.0, 2.0), 0.0);  // relu(-3 + 1 + 1)
+    EXPECT_DOUBLE_EQ(e.apply(3.0, 1.0, 2.0), 5.0);
+    ConvProblem p;
+    p.epilogue = e;
+    EXPECT_THAT(p.str(), ::testing::EndsWith("bias=yes relu residual beta=0.5"));
+}
+
+// A residual is required where the epilogue has one and refused where it has none; it has the
+// output's shape and is never the input.
+TEST(Epilogue, ResidualTensorsAreChecked) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device).context;
+    ConvProblem p;
+    p.batch = 1, p.inChannels = 4, p.height = p.width = 6, p.outChannels = 4, p.kernelH = p.kernelW = 1;
+    p.epilogue.residual = true;
+    ConvOptions options;
+    options.precision = Precision::Fp32;
+    Conv2d conv(ctx, p, std::vector<float>(16, 0.5f), std::vector<float>(4, 0.0f), options);
+    Tensor in(ctx, {1, 4, 6, 6}), out(ctx, {1, 4, 6, 6}), wrong(ctx, {1, 4, 6, 5});
+    auto expectRefused = [&](auto run, const std::string& what) {
+        try {
+            run();
+            ADD_FAILURE() << "accepted: " << what;
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), Error::Kind::InvalidArgument) << e.what();
+            EXPECT_THAT(e.what(), ::testing::HasSubstr(what));
+        }
+    };
+    expectRefused([&] { conv.run(in, out); }, "residual");
+    expectRefused([&] { conv.run(in, out, wrong); }, "residual shape");
+    expectRefused([&] { conv.run(in, out, in); }, "must not be the input");
+    ConvProblem plain = p;
+    plain.epilogue.residual = false;
+    Conv2d noResidual(ctx, plain, std::vector<float>(16, 0.5f), std::vector<float>(4, 0.0f), options);
+    expectRefused([&] { noResidual.run(in, out, out); }, "has no residual");
+}
+
+}  // namespace
+}  // namespace vkconv::test
