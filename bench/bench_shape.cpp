@@ -1,5 +1,6 @@
 #include "bench_shape.hpp"
 
+#include <optional>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -56,18 +57,23 @@ std::string megabytes(double bytes) {
 
 // Runs once and compares images against the double-precision CPU reference. Returns the worst
 // relative error over the checked images.
-double checkAgainstReference(Conv2d& conv, const Tensor& input, Tensor& output,
+double checkAgainstReference(Conv2d& conv, const Tensor& input, Tensor& output, const Tensor* residual,
                              const std::vector<float>& hostInput, const std::vector<float>& weight,
-                             const std::vector<float>& bias, const std::vector<int64_t>& images) {
+                             const std::vector<float>& bias, const std::vector<float>& hostResidual,
+                             const std::vector<int64_t>& images) {
     const ConvProblem& p = conv.problem();
     output.fill(std::numeric_limits<float>::quiet_NaN());  // unwritten outputs must not pass
-    conv.run(input, output);
+    if (residual)
+        conv.run(input, output, *residual);
+    else
+        conv.run(input, output);
     const std::vector<float> result = output.download();
     const size_t imageElements = size_t(p.outChannels * p.outHeight() * p.outWidth());
     double worst = 0;
     for (int64_t n : images) {
         const std::vector<double> ref = referenceConv2d(
-            p, hostInput.data(), weight.data(), p.bias ? bias.data() : nullptr, n, 1);
+            p, hostInput.data(), weight.data(), p.bias ? bias.data() : nullptr, n, 1,
+            residual ? hostResidual.data() : nullptr);
         const double err = relativeError(result.data() + size_t(n) * imageElements, ref);
         if (!(err <= worst)) worst = err;  // NaN-safe: NaN or inf always becomes the worst
     }
@@ -97,6 +103,8 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
         const std::vector<float> weight = randomData(size_t(p.weightElements()), nameSeed(shape.name, 2));
         const std::vector<float> bias =
             p.bias ? randomData(size_t(p.outChannels), nameSeed(shape.name, 3)) : std::vector<float>();
+        std::vector<float> hostResidual = p.epilogue.residual ? randomData(size_t(p.outputElements()), nameSeed(shape.name, 4))
+                                                              : std::vector<float>();
 
         ConvOptions options;
         options.precision = settings.precision;
@@ -108,11 +116,17 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
         Tensor in(context, dims(p.inputShape()));
         Tensor out(context, dims(p.outputShape()));
         in.upload(input);
+        std::optional<Tensor> residual;
+        if (p.epilogue.residual) {
+            residual.emplace(context, dims(p.outputShape()));
+            residual->upload(hostResidual);
+        }
 
         r.checkedImages = {0};
         if (settings.checkImages > 1 && p.batch > 1) r.checkedImages.push_back(p.batch - 1);
         r.errorBound = errorBound(conv.config().path);
-        r.relError = checkAgainstReference(conv, in, out, input, weight, bias, r.checkedImages);
+        r.relError = checkAgainstReference(conv, in, out, residual ? &*residual : nullptr, input, weight, bias,
+                                           hostResidual, r.checkedImages);
         log << "  check: images";
         for (int64_t n : r.checkedImages) log << " " << n;
         log << ": relative error " << std::scientific << std::setprecision(2) << r.relError
@@ -124,14 +138,15 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
             return r;
         }
         log << " ok\n";
-        input = std::vector<float>();  // the host copy is not needed while timing
+        input = std::vector<float>();  // the host copies are not needed while timing
+        hostResidual = std::vector<float>();
 
         TimingOptions timing;
         timing.warmupMs = settings.warmupMs;
         timing.warmupRuns = settings.warmup;
         timing.iterations = settings.iterations;
         WarmupReport warmed;
-        r.timing = summarize(conv.time(in, out, timing, &warmed));
+        r.timing = summarize(residual ? conv.time(in, out, *residual, timing, &warmed) : conv.time(in, out, timing, &warmed));
         log << "  warm-up: " << warmed.runs << " runs in " << std::fixed << std::setprecision(0) << warmed.wallMs
             << " ms, then " << settings.warmup << " more in the timed submission\n" << std::defaultfloat;
         const double seconds = r.timing.medianMs * 1e-3;

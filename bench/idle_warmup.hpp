@@ -30,9 +30,11 @@ inline double warmupAfterIdle(double requestedMs, std::optional<double> idleMs) 
 class IdleAwareWarmup {
 public:
     // Conv2d::time with the warm-up stretched (next), noting when it ended (ended).
+    // `residual`: the epilogue's, where the problem has one.
     std::vector<double> time(Conv2d& conv, const Tensor& input, Tensor& output, const TimingOptions& requested,
-                             WarmupReport* report = nullptr) {
-        std::vector<double> ms = conv.time(input, output, next(requested), report);
+                             WarmupReport* report = nullptr, const Tensor* residual = nullptr) {
+        std::vector<double> ms = residual ? conv.time(input, output, *residual, next(requested), report)
+                                          : conv.time(input, output, next(requested), report);
         ended();
         return ms;
     }

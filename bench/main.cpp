@@ -134,8 +134,12 @@ int main(int argc, char** argv) {
         options.deviceIndex = deviceIndex;
         Context context(options);
         const DeviceInfo& device = context.device();
+        if (!problemFlags.residual.empty())
+            throw invalidArgument("--residual", problemFlags.residual,
+                                  "vkconv-bench adds a random residual: give --residual without a file");
         for (BenchShape& s : shapes) {
             s.problem.batch = vkconv::cli::batchOr(problemFlags, device.isCpu() ? s.cpuBatch : s.problem.batch);
+            vkconv::cli::applyEpilogueFlags(problemFlags, s.problem);
             s.problem.validate();
         }
 

@@ -8,6 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "test_devices.hpp"
 #include "test_problems.hpp"
+#include "vkconv/batch_norm.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -190,6 +193,38 @@ TEST(Epilogue, ResidualTensorsAreChecked) {
     plain.epilogue.residual = false;
     Conv2d noResidual(ctx, plain, std::vector<float>(16, 0.5f), std::vector<float>(4, 0.0f), options);
     expectRefused([&] { noResidual.run(in, out, out); }, "has no residual");
+}
+
+}  // namespace
+}  // namespace vkconv::test
+
+namespace vkconv::test {
+namespace {
+
+// foldBatchNorm against the formula, and its errors (PyTorch's own fuse_conv_bn_eval is compared
+// in python/tests/test_epilogue.py where torch is installed).
+TEST(FoldBatchNorm, MatchesTheFormulaAndNamesBadArguments) {
+    const std::vector<float> w{1, 2, 3, 4}, b{0.5f, -1}, gamma{2, 0.5f}, beta{0.25f, 1}, mean{0.5f, 1}, var{3, 0.25f};
+    const FoldedConv f = foldBatchNorm(w, b, gamma, beta, mean, var, 1.0);
+    const double s0 = 2 / std::sqrt(4.0), s1 = 0.5 / std::sqrt(1.25);
+    EXPECT_FLOAT_EQ(f.weight[0], float(1 * s0));
+    EXPECT_FLOAT_EQ(f.weight[3], float(4 * s1));
+    EXPECT_FLOAT_EQ(f.bias[0], float((0.5 - 0.5) * s0 + 0.25));
+    EXPECT_FLOAT_EQ(f.bias[1], float((-1 - 1) * s1 + 1));
+    EXPECT_FLOAT_EQ(foldBatchNorm(w, {}, gamma, beta, mean, var, 1.0).bias[1], float(-1 * s1 + 1));
+    auto refused = [&](auto call, const std::string& field) {
+        try {
+            call();
+            ADD_FAILURE() << "accepted; expected an error naming " << field;
+        } catch (const Error& e) {
+            EXPECT_THAT(e.what(), ::testing::HasSubstr(field));
+        }
+    };
+    refused([&] { foldBatchNorm(w, b, gamma, beta, mean, {3}, 1e-5); }, "var size");
+    refused([&] { foldBatchNorm({1, 2, 3}, b, gamma, beta, mean, var, 1e-5); }, "weight size");
+    refused([&] { foldBatchNorm(w, b, gamma, beta, mean, {-1, 0.25f}, 0.5); }, "var[0]");
+    refused([&] { foldBatchNorm(w, b, {std::nanf(""), 1}, beta, mean, var, 1e-5); }, "gamma[0]");
+    refused([&] { foldBatchNorm(w, b, gamma, beta, mean, var, -1); }, "eps");
 }
 
 }  // namespace

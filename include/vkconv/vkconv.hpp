@@ -3,12 +3,14 @@
 // include "vkconv/tuning.hpp" for it.
 #pragma once
 
+#include "vkconv/batch_norm.hpp"
 #include "vkconv/context.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/copy_bandwidth.hpp"
 #include "vkconv/device_info.hpp"
 #include "vkconv/device_profile.hpp"
+#include "vkconv/epilogue.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/kernel_config.hpp"
 #include "vkconv/pipeline_cache.hpp"

@@ -13,5 +13,6 @@ void bindDevices(nb::module_& m);  // devices.cpp: devices(), DeviceInfo, Contex
 void bindTuning(nb::module_& m);   // tuning.cpp: ConvProblem, KernelConfig, the tuning API
 void bindConv2d(nb::module_& m);   // conv2d.cpp: conv2d(), Conv2d
 void bindReference(nb::module_& m);  // reference.cpp: reference_conv2d(), relative_error()
+void bindBatchNorm(nb::module_& m);  // batch_norm.cpp: fold_batchnorm()
 
 }  // namespace vkconv::python

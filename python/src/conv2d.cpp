@@ -44,22 +44,44 @@ ConvOptions convOptions(const std::string& precision, std::optional<KernelConfig
     return o;
 }
 
-// A planned convolution for one input shape, with the device tensors it reads and writes.
+// The residual array of a call, checked against the result's shape (the caller's, unbatched
+// where x is): ArgumentError naming it otherwise.
+std::optional<HostArray> importResidual(nb::handle residual, const std::vector<int64_t>& resultShape) {
+    if (residual.is_none()) return std::nullopt;
+    HostArray z = importArray(residual, "residual");
+    if (z.shape != resultShape)
+        throw invalidArgument("residual.shape", z.shapeString(), "expected the result's shape " + shapeString(resultShape));
+    return z;
+}
+
+// A planned convolution for one input shape (and one epilogue), with the device tensors it reads
+// and writes.
 struct Plan {
     std::vector<int64_t> inputShape;
+    bool residual;
     Conv2d conv;
     Tensor input, output;
+    std::optional<Tensor> residualTensor;
 
     Plan(const Context& context, const ConvProblem& p, const float* weight, const float* bias, const ConvOptions& o)
         : inputShape(toVector(p.inputShape())),
+          residual(p.epilogue.residual),
           conv(context, p, weight, bias, o),
           input(context, inputShape),
-          output(context, toVector(p.outputShape())) {}
+          output(context, toVector(p.outputShape())) {
+        if (residual) residualTensor.emplace(context, toVector(p.outputShape()));
+    }
 
-    // input -> output, into `out` (elements of the output). Without the GIL.
-    void run(const float* x, uint64_t elements, float* out, uint64_t outElements) {
+    // input (and the residual z, where the epilogue has one) -> output, into `out` (elements of
+    // the output). Without the GIL.
+    void run(const float* x, uint64_t elements, const float* z, float* out, uint64_t outElements) {
         input.upload(x, elements);
-        conv.run(input, output);
+        if (residualTensor) {
+            residualTensor->upload(z, outElements);
+            conv.run(input, output, *residualTensor);
+        } else {
+            conv.run(input, output);
+        }
         output.download(out, outElements);
     }
 };
@@ -70,35 +92,46 @@ class PyConv2d {
 public:
     static constexpr size_t kMaxPlans = 4;
 
-    PyConv2d(PyContext context, const HostArray& w, const HostArray* b, Geometry geometry, ConvOptions options)
+    PyConv2d(PyContext context, const HostArray& w, const HostArray* b, Geometry geometry, ConvOptions options,
+             Epilogue epilogue)
         : context_(std::move(context)),
           weight_(w.data, w.data + w.elements()),
           weightShape_(w.shape),
           hasBias_(b != nullptr),
           geometry_(std::move(geometry)),
-          options_(std::move(options)) {
+          options_(std::move(options)),
+          epilogue_(epilogue) {
         if (b) bias_.assign(b->data, b->data + b->elements());
         checkWeightShapes(weightShape_, b ? &b->shape : nullptr, geometry_.groups);
     }
 
-    ConvProblem problemFor(const std::vector<int64_t>& x) const {
+    ConvProblem problemFor(const std::vector<int64_t>& x, bool residual = false) const {
         const std::vector<int64_t> b{weightShape_[0]};
-        return buildProblem(x, weightShape_, hasBias_ ? &b : nullptr, geometry_);
+        ConvProblem p = buildProblem(x, weightShape_, hasBias_ ? &b : nullptr, geometry_);
+        p.epilogue = epilogue_;
+        p.epilogue.residual = residual;
+        return p;
     }
 
-    nb::ndarray<nb::numpy, float> call(nb::handle x) {
+    nb::ndarray<nb::numpy, float> call(nb::handle x, nb::handle residual) {
         HostArray a = importArray(x, "x", /*deferConversion=*/true);
         bool unbatched = false;
-        const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        const std::vector<int64_t> shape = batchedShape(a.shape, unbatched);
+        const std::optional<HostArray> z = importResidual(residual, resultShape(problemFor(shape), unbatched));
+        const ConvProblem p = problemFor(shape, z.has_value());
         // Planned first: a problem the device cannot run is refused (naming the limit) before
         // any host memory is spent on converting x or on the result.
-        planFor(toVector(p.inputShape()));
+        {
+            nb::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(mutex_);
+            plan(p);
+        }
         a.materialize();
         OutputArray out(resultShape(p, unbatched));
         {
             nb::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(mutex_);
-            plan(p).run(a.data, a.elements(), out.data(), out.elements());
+            plan(p).run(a.data, a.elements(), z ? z->data : nullptr, out.data(), out.elements());
         }
         return out.release();
     }
@@ -120,7 +153,7 @@ public:
         options.warmupMs = warmupMs;
         options.warmupRuns = warmup;
         options.iterations = iterations;
-        return pl.conv.time(pl.input, pl.output, options);
+        return pl.conv.time(pl.input, pl.output, options);  // a plan without a residual (time(x))
     }
 
     // The plan for input_shape (planned now if needed), else the last one used.
@@ -155,7 +188,7 @@ private:
     Plan& plan(const ConvProblem& p) {
         const std::vector<int64_t> shape = toVector(p.inputShape());
         for (auto it = plans_.begin(); it != plans_.end(); ++it) {
-            if (it->inputShape == shape) {
+            if (it->inputShape == shape && it->residual == p.epilogue.residual) {
                 plans_.splice(plans_.begin(), plans_, it);
                 return plans_.front();
             }
@@ -171,21 +204,29 @@ private:
     bool hasBias_;
     Geometry geometry_;
     ConvOptions options_;
+    Epilogue epilogue_;  // without the residual, which each call decides
     std::list<Plan> plans_;
     std::mutex mutex_;
 };
 
 nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::handle b, nb::handle stride,
                                              nb::handle padding, nb::handle dilation, nb::handle groups,
-                                             const std::string& precision, nb::handle context) {
+                                             const std::string& precision, nb::handle context, const std::string& activation,
+                                             nb::handle residual, float alpha, float beta, nb::handle clamp,
+                                             nb::handle negativeSlope) {
     const Geometry g = parseGeometry(stride, padding, dilation, groups);
     const ConvOptions options = convOptions(precision, std::nullopt, true);
+    const Epilogue epilogue = parseEpilogue(activation, alpha, beta, clamp, negativeSlope);
     HostArray xa = importArray(x, "x", /*deferConversion=*/true);
     const HostArray wa = importArray(w, "w");
     std::optional<HostArray> ba;
     if (!b.is_none()) ba = importArray(b, "b");
     bool unbatched = false;
-    const ConvProblem p = buildProblem(batchedShape(xa.shape, unbatched), wa.shape, ba ? &ba->shape : nullptr, g);
+    ConvProblem p = buildProblem(batchedShape(xa.shape, unbatched), wa.shape, ba ? &ba->shape : nullptr, g);
+    const std::optional<HostArray> z = importResidual(residual, resultShape(p, unbatched));
+    p.epilogue = epilogue;
+    p.epilogue.residual = z.has_value();
+    p.validate();
     nb::object ctxObject = context.is_none() ? defaultContext() : nb::borrow(context);
     PyContext* pyContext = nullptr;
     if (!nb::try_cast(ctxObject, pyContext) || !pyContext)
@@ -203,7 +244,7 @@ nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::han
     OutputArray out(resultShape(p, unbatched));
     {
         nb::gil_scoped_release release;
-        plan->run(xa.data, xa.elements(), out.data(), out.elements());
+        plan->run(xa.data, xa.elements(), z ? z->data : nullptr, out.data(), out.elements());
     }
     return out.release();
 }
@@ -222,19 +263,28 @@ constexpr const char* kArraysDoc =
 void bindConv2d(nb::module_& m) {
     m.def("conv2d", &conv2dFunction, nb::arg("x").none(), nb::arg("w").none(), nb::arg("b").none() = nb::none(), nb::arg("stride").none() = 1,
           nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1, nb::arg("precision") = "fast",
-          nb::arg("context").none() = nb::none(),
+          nb::arg("context").none() = nb::none(), nb::kw_only(), nb::arg("activation") = "identity",
+          nb::arg("residual").none() = nb::none(), nb::arg("alpha") = 1.0f, nb::arg("beta") = 1.0f,
+          nb::arg("clamp").none() = nb::none(), nb::arg("negative_slope").none() = nb::none(),
           nb::sig("def conv2d(x: numpy.typing.ArrayLike, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
                   "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
                   "dilation: int | tuple[int, int] = 1, groups: int = 1, precision: str = 'fast', "
-                  "context: Context | None = None) -> numpy.typing.NDArray[numpy.float32]"),
-          (std::string("torch.nn.functional.conv2d on a Vulkan device: y = conv2d(x, w) + b.\n\n"
+                  "context: Context | None = None, *, activation: str = 'identity', "
+                  "residual: numpy.typing.ArrayLike | None = None, alpha: float = 1.0, beta: float = 1.0, "
+                  "clamp: tuple[float, float] | None = None, negative_slope: float | None = None"
+                  ") -> numpy.typing.NDArray[numpy.float32]"),
+          (std::string("torch.nn.functional.conv2d on a Vulkan device, with a fused epilogue:\n"
+                       "y = activation(alpha * conv2d(x, w) + b + beta * residual), in fp32 before the store.\n\n"
                        "x: (N, C, H, W), or (C, H, W) for one image (the result is then (K, OH, OW)).\n"
                        "w: (K, C/groups, kH, kW). b: (K,) or None.\n"
                        "stride, dilation: an int or a pair (h, w). padding: an int, a pair, 'valid' (0) or\n"
                        "'same' (stride 1, and an even dilation*(k-1); vkconv pads both sides equally).\n"
                        "precision: 'fast' (fp16 operands with fp32 accumulation on devices with cooperative\n"
                        "matrices, relative error under 1e-3; fp32 elsewhere) or 'fp32' (under 1e-5).\n"
-                       "context: a Context; None uses default_context().\n\n") +
+                       "context: a Context; None uses default_context().\n"
+                       "activation: 'identity', 'relu', 'relu6', 'clamp' (clamp=(lo, hi)), 'leaky_relu'\n"
+                       "(negative_slope, default 0.01), 'sigmoid', 'silu', 'gelu', 'gelu_tanh', 'hardswish'.\n"
+                       "residual: an array of the result's shape added (times beta) before the activation.\n\n") +
            kArraysDoc +
            "\n\nEach call plans the convolution again (pipelines come from the Context's cache); for\n"
            "repeated calls use Conv2d, which keeps the weights and pipelines on the device. The GIL is\n"
@@ -250,13 +300,15 @@ void bindConv2d(nb::module_& m) {
              [](PyConv2d* self, const PyContext& context, nb::handle w, nb::handle b, nb::handle stride,
                 nb::handle padding, nb::handle dilation, nb::handle groups, const std::string& precision,
                 std::optional<KernelConfig> config, bool useTuningCache,
-                std::optional<std::vector<int64_t>> inputShape) {
+                std::optional<std::vector<int64_t>> inputShape, const std::string& activation, float alpha,
+                float beta, nb::handle clamp, nb::handle negativeSlope) {
                  const Geometry g = parseGeometry(stride, padding, dilation, groups);
                  ConvOptions options = convOptions(precision, std::move(config), useTuningCache);
+                 const Epilogue epilogue = parseEpilogue(activation, alpha, beta, clamp, negativeSlope);
                  const HostArray wa = importArray(w, "w");
                  std::optional<HostArray> ba;
                  if (!b.is_none()) ba = importArray(b, "b");
-                 new (self) PyConv2d(context, wa, ba ? &*ba : nullptr, g, std::move(options));
+                 new (self) PyConv2d(context, wa, ba ? &*ba : nullptr, g, std::move(options), epilogue);
                  if (inputShape) {
                      try {
                          self->planFor(*inputShape);
@@ -269,21 +321,29 @@ void bindConv2d(nb::module_& m) {
              nb::arg("context"), nb::arg("w").none(), nb::arg("b").none() = nb::none(), nb::arg("stride").none() = 1,
              nb::arg("padding").none() = 0, nb::arg("dilation").none() = 1, nb::arg("groups").none() = 1, nb::arg("precision") = "fast",
              nb::arg("config") = nb::none(), nb::arg("use_tuning_cache") = true, nb::arg("input_shape") = nb::none(),
+             nb::kw_only(), nb::arg("activation") = "identity", nb::arg("alpha") = 1.0f, nb::arg("beta") = 1.0f,
+             nb::arg("clamp").none() = nb::none(), nb::arg("negative_slope").none() = nb::none(),
              nb::sig("def __init__(self, context: Context, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
                      "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
                      "dilation: int | tuple[int, int] = 1, groups: int = 1, precision: str = 'fast', "
                      "config: KernelConfig | None = None, use_tuning_cache: bool = True, "
-                     "input_shape: collections.abc.Sequence[int] | None = None) -> None"),
+                     "input_shape: collections.abc.Sequence[int] | None = None, *, activation: str = 'identity', "
+                     "alpha: float = 1.0, beta: float = 1.0, clamp: tuple[float, float] | None = None, "
+                     "negative_slope: float | None = None) -> None"),
              (std::string("The arguments are conv2d's. w and b are copied; later changes to them have no effect.\n"
                           "config: run exactly this KernelConfig (ArgumentError/Error if it cannot run the\n"
                           "problem). use_tuning_cache: without a config, use the configuration `vkconv sweep`\n"
                           "recorded for this device and problem, if any, else the heuristic's.\n"
-                          "input_shape: plan for this input shape now (else on the first call).\n\n") +
+                          "input_shape: plan for this input shape now (else on the first call).\n"
+                          "activation, alpha, beta, clamp, negative_slope: the fused epilogue (conv2d's); the\n"
+                          "residual is passed to each call.\n\n") +
               kArraysDoc)
                  .c_str())
-        .def("__call__", &PyConv2d::call, nb::arg("x").none(),
-             nb::sig("def __call__(self, x: numpy.typing.ArrayLike) -> numpy.typing.NDArray[numpy.float32]"),
-             "conv2d(x): copies x to the device, runs, copies the result back into a new float32 array.")
+        .def("__call__", &PyConv2d::call, nb::arg("x").none(), nb::arg("residual").none() = nb::none(),
+             nb::sig("def __call__(self, x: numpy.typing.ArrayLike, residual: numpy.typing.ArrayLike | None = None) "
+                     "-> numpy.typing.NDArray[numpy.float32]"),
+             "conv2d(x), with the epilogue (and residual, an array of the result's shape, if given):\n"
+             "copies x to the device, runs, copies the result back into a new float32 array.")
         .def("time", &PyConv2d::time, nb::arg("x").none(), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
              nb::arg("warmup_ms") = 500.0,
              nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20, "

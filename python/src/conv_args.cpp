@@ -1,6 +1,8 @@
 // Parsing conv2d's arguments the way torch.nn.functional.conv2d takes them.
 #include "conv_args.hpp"
 
+#include <nanobind/stl/vector.h>
+
 #include <Python.h>
 #include <nanobind/stl/string.h>
 
@@ -37,6 +39,26 @@ std::array<int64_t, 2> readPair(const char* field, nb::handle h) {
 }
 
 }  // namespace
+
+Epilogue parseEpilogue(const std::string& activation, float alpha, float beta, nb::handle clamp, nb::handle negativeSlope) {
+    Epilogue e;
+    e.activation = activationFromString(activation);
+    e.alpha = alpha;
+    e.beta = beta;
+    if (!clamp.is_none()) {
+        if (e.activation != Activation::Clamp) throw invalidArgument("clamp", pyRepr(clamp), "needs activation='clamp'");
+        const std::vector<float> bounds = nb::cast<std::vector<float>>(clamp);
+        if (bounds.size() != 2) throw invalidArgument("clamp", pyRepr(clamp), "expected (lower, upper)");
+        e.lower = bounds[0], e.upper = bounds[1];
+    }
+    if (!negativeSlope.is_none()) {
+        if (e.activation != Activation::LeakyRelu)
+            throw invalidArgument("negative_slope", pyRepr(negativeSlope), "needs activation='leaky_relu'");
+        e.slope = nb::cast<float>(negativeSlope);
+    }
+    e.validate();
+    return e;
+}
 
 Geometry parseGeometry(nb::handle stride, nb::handle padding, nb::handle dilation, nb::handle groups) {
     Geometry g;

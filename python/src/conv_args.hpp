@@ -24,6 +24,10 @@ struct Geometry {
 };
 
 Geometry parseGeometry(nb::handle stride, nb::handle padding, nb::handle dilation, nb::handle groups);
+
+// The fused epilogue's arguments: activation by name, alpha, beta, clamp=(lo, hi) for 'clamp',
+// negative_slope for 'leaky_relu'. The residual is not among them: it is an array passed per call.
+Epilogue parseEpilogue(const std::string& activation, float alpha, float beta, nb::handle clamp, nb::handle negativeSlope);
 Precision parsePrecision(const std::string& precision);
 
 // The problem of input shape x (N, C, H, W) and weight shape w (K, C/groups, R, S), with a

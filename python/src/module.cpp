@@ -15,4 +15,5 @@ NB_MODULE(vkconv, m) {
     vkconv::python::bindTuning(m);
     vkconv::python::bindConv2d(m);
     vkconv::python::bindReference(m);
+    vkconv::python::bindBatchNorm(m);
 }

@@ -42,7 +42,11 @@ void Epilogue::validate() const {
                                        {"epilogue.lower", lower}, {"epilogue.upper", upper}, {"epilogue.slope", slope}})
         if (!std::isfinite(value)) throw invalidArgument(field, value, "must be finite");
     if (activation == Activation::Clamp && lower > upper)
-        throw invalidArgument("epilogue.lower", lower, "must be at most epilogue.upper = " + std::to_string(upper));
+    {
+        std::ostringstream s;
+        s << "must be at most epilogue.upper = " << upper;
+        throw invalidArgument("epilogue.lower", lower, s.str());
+    }
 }
 
 bool Epilogue::isDefault() const { return str().empty(); }

@@ -584,6 +584,51 @@ def test_bad_invocations(vkconv, tmp, failures):
             failures.add("%s: vkconv %s: %s\nstderr:\n%s" % (name, " ".join(args), "; ".join(problems), res.stderr))
 
 
+def test_epilogue_flags(vkconv, tmp, failures, precision="fp32"):
+    """--activation, --alpha, --residual Z.npy and --beta in NumPy mode, against NumPy; a random
+    residual in random mode; and the flags' errors."""
+    rng = np.random.default_rng(77)
+    x = rng.uniform(-1, 1, (2, 6, 9, 8)).astype(np.float32)
+    w = rng.uniform(-1, 1, (10, 6, 3, 3)).astype(np.float32)
+    b = rng.uniform(-1, 1, (10,)).astype(np.float32)
+    z = rng.uniform(-1, 1, (2, 10, 9, 8)).astype(np.float32)
+    xp, wp, bp, zp, yp = (os.path.join(tmp, "epi_%s.npy" % t) for t in "xwbzy")
+    for path, a in ((xp, x), (wp, w), (bp, b), (zp, z)):
+        np.save(path, a)
+    args = ["run", "--precision", precision, "--iterations", "1", "--input", xp, "--weight", wp, "--bias", bp,
+            "--padding", "1", "--activation", "silu", "--alpha", "0.5", "--residual", zp, "--beta", "-2",
+            "--output", yp]
+    res = run(vkconv, args)
+    label = "epilogue: vkconv " + " ".join(args)
+    if res.returncode != 0 or "PASS" not in res.stdout:
+        failures.add("%s: exit %d\n%s%s" % (label, res.returncode, res.stdout, res.stderr))
+    else:
+        v = 0.5 * conv2d_reference(x, w, b * 0, (1, 1), (1, 1), (1, 1), 1) + b[None, :, None, None] - 2 * z
+        ref = v / (1 + np.exp(-v))
+        y = np.load(yp)
+        err = np.linalg.norm(y - ref) / np.linalg.norm(ref)
+        path = next((l.split()[1] for l in res.stdout.splitlines() if l.startswith("path:")), "?")
+        print("%-48s %-11s rel err %.2e" % ("epilogue silu, residual (NumPy mode)", path, err), flush=True)
+        if not err <= REL_TOL.get(path, 0):
+            failures.add("%s: relative error %.3e against NumPy" % (label, err))
+        if "silu alpha=0.5 residual beta=-2" not in res.stdout:
+            failures.add("%s: the problem line does not name the epilogue:\n%s" % (label, res.stdout))
+    res = run(vkconv, ["run", "--batch", "2", "--in-channels", "4", "--height", "8", "--width", "8",
+                       "--out-channels", "8", "--kernel", "3", "--activation", "relu6", "--residual",
+                       "--iterations", "1", "--precision", precision])
+    if res.returncode != 0 or "PASS" not in res.stdout:
+        failures.add("epilogue, random residual: exit %d\n%s%s" % (res.returncode, res.stdout, res.stderr))
+    for bad, expect in ((["--activation", "swish"], "--activation = swish"),
+                        (["--beta", "2"], "--beta"),
+                        (["--activation", "clamp", "--clamp", "2,1"], "--clamp = 2,1"),
+                        (["--slope", "0.1"], "--slope"),
+                        (["--residual", zp], "--residual")):
+        res = run(vkconv, ["run", "--iterations", "0", "--batch", "1"] + bad)
+        if res.returncode == 0 or expect not in res.stderr:
+            failures.add("vkconv run %s: expected an error naming %r, got exit %d: %s" % (
+                " ".join(bad), expect, res.returncode, res.stderr))
+
+
 def main():
     global ROOT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -607,6 +652,7 @@ def main():
             test_summarize_sweep(tmp, failures)
         else:
             test_numpy_problems(vkconv, tmp, failures, opts.precision, opts.require_coopmat)
+            test_epilogue_flags(vkconv, tmp, failures, opts.precision)
             if opts.precision == "fp32":
                 test_torch_defaults(vkconv, tmp, failures)
                 test_random_mode_and_devices(vkconv, failures)

@@ -64,20 +64,25 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-Timing timeRuns(Conv2d& conv, const Tensor& input, Tensor& output, int warmup, int iterations) {
+Timing timeRuns(Conv2d& conv, const Tensor& input, Tensor& output, const Tensor* residual, int warmup,
+                int iterations) {
     Timing t;
     std::vector<double> ms;
+    TimingOptions timing;
+    timing.warmupRuns = warmup;
+    timing.iterations = iterations;
     try {
-        ms = conv.time(input, output, warmup, iterations);
+        ms = residual ? conv.time(input, output, *residual, timing) : conv.time(input, output, timing);
     } catch (const Error& e) {
         if (e.kind() != Error::Kind::Unsupported) throw;
         // No timestamps on this queue: time each submission on the host instead (includes the
         // submit and wait, so it is an upper bound).
         t.clock = "host clock (device has no timestamps)";
-        for (int i = 0; i < warmup; ++i) conv.run(input, output);
+        auto run = [&] { residual ? conv.run(input, output, *residual) : conv.run(input, output); };
+        for (int i = 0; i < warmup; ++i) run();
         for (int i = 0; i < iterations; ++i) {
             const auto start = std::chrono::steady_clock::now();
-            conv.run(input, output);
+            run();
             ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
     }
@@ -102,6 +107,10 @@ void checkFlagCombinations(const RunFlags& f) {
             throw Error(Error::Kind::InvalidArgument, "--bias needs --input X.npy and --weight W.npy");
         if (!f.output.empty())
             throw Error(Error::Kind::InvalidArgument, "--output needs --input X.npy and --weight W.npy");
+        if (!f.problem.residual.empty())
+            throw invalidArgument("--residual", f.problem.residual,
+                                  "a residual file needs --input X.npy and --weight W.npy (without them, --residual alone "
+                                  "adds a random one)");
         return;
     }
     auto refuse = [](const std::string& message) { return Error(Error::Kind::InvalidArgument, message); };
@@ -113,7 +122,8 @@ void checkFlagCombinations(const RunFlags& f) {
             throw invalidArgument("--output", f.output, why);
         const detail::FileIdentity out = detail::fileIdentity(f.output);
         const std::pair<const char*, const std::string*> inputs[] = {
-            {"--input", &f.numpy.input}, {"--weight", &f.numpy.weight}, {"--bias", &f.numpy.bias}};
+            {"--input", &f.numpy.input}, {"--weight", &f.numpy.weight}, {"--bias", &f.numpy.bias},
+            {"--residual", &f.problem.residual}};
         for (const auto& [flag, path] : inputs) {
             if (!out.exists || path->empty()) continue;
             const detail::FileIdentity in = detail::fileIdentity(*path);
@@ -142,6 +152,7 @@ ConvProblem flagProblem(const RunFlags& f, const std::optional<bench::BenchShape
     if (!shape) return buildProblem(f.problem, cpu ? kCpuBatch : kGpuBatch);
     ConvProblem p = shape->problem;
     p.batch = batchOr(f.problem, cpu ? shape->cpuBatch : p.batch);
+    applyEpilogueFlags(f.problem, p);
     p.validate();
     return p;
 }
@@ -222,11 +233,19 @@ int runRun(const RunFlags& f) {
     Tensor output(context, std::vector<int64_t>(outShape.begin(), outShape.end()));
     input.upload(inputs.input);
     output.fill(std::numeric_limits<float>::quiet_NaN());  // any output never written stays NaN
-    conv.run(input, output);
+    std::optional<Tensor> residual;
+    if (problem.epilogue.residual) {
+        residual.emplace(context, std::vector<int64_t>(outShape.begin(), outShape.end()));
+        residual->upload(inputs.residual);
+        conv.run(input, output, *residual);
+    } else {
+        conv.run(input, output);
+    }
     const std::vector<float> result = output.download();
 
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
-                                          problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll);
+                                          problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll,
+                                          problem.epilogue.residual ? inputs.residual.data() : nullptr);
     const double bound = errorBound(path), elementBound = elementErrorBound(path);
     const bool pass = check.nonFiniteOk() && std::isfinite(check.relativeError) &&
                       check.relativeError <= bound && check.elementError <= elementBound;
@@ -262,7 +281,7 @@ int runRun(const RunFlags& f) {
                                                        : kGpuIterations;
     const int warmup = f.warmupOption->count() ? f.warmup : device.isCpu() ? kCpuWarmup : kGpuWarmup;
     if (iterations > 0) {
-        const Timing t = timeRuns(conv, input, output, warmup, iterations);
+        const Timing t = timeRuns(conv, input, output, residual ? &*residual : nullptr, warmup, iterations);
         std::cout << "time:        median " << format("%.3f", t.medianMs) << " ms, min "
                   << format("%.3f", t.minMs) << " ms over " << t.runs << " runs (" << warmup
                   << " warm-up; " << t.clock << ")\n";

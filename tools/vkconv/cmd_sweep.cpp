@@ -69,6 +69,7 @@ std::vector<NamedProblem> problemsToSweep(const SweepFlags& f, std::vector<bench
     for (auto& s : shapes) {
         ConvProblem p = s.problem;
         p.batch = batchOr(f.problem, device.isCpu() ? s.cpuBatch : p.batch);
+        applyEpilogueFlags(f.problem, p);
         p.validate();
         out.push_back({s.name, p});
     }
@@ -143,6 +144,8 @@ int runSweep(SweepFlags f) {
     f.settings.rule.minGain = f.minGainPercent / 100;
     f.settings.rule.maxSpread = f.maxSpreadPercent / 100;
     if (f.suite.empty() && f.shape.empty()) buildProblem(f.problem, kCpuBatch);  // bad flags fail before device setup
+    if (!f.problem.residual.empty())
+        throw invalidArgument("--residual", f.problem.residual, "the sweep adds a random residual: give --residual without a file");
     std::vector<bench::BenchShape> shapes = suiteShapes(f);
     const auto t0 = std::chrono::steady_clock::now();
 

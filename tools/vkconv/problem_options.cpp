@@ -87,6 +87,62 @@ void addProblemFlags(CLI::App& command, ProblemFlags& f, const std::string& batc
     add("--dilation", f.dilation, "dilation DH[,DW] (default 1, as in torch)", "D[,D]");
     add("--groups", f.groups, "groups; C and K must be multiples (default 1; C for depthwise)", "INT");
     f.options["--no-bias"] = command.add_flag("--no-bias", f.noBias, "no bias term (default: bias on, as in torch)");
+    add("--activation", f.activation,
+        "fused activation: identity, relu, relu6, clamp, leaky_relu, sigmoid, silu, gelu, gelu_tanh, hardswish "
+        "(default identity)",
+        "NAME");
+    add("--alpha", f.alpha, "scale of the conv's sums in the epilogue act(alpha*conv + bias + beta*z) (default 1)", "A");
+    add("--beta", f.beta, "scale of the residual z (default 1; needs --residual)", "B");
+    add("--clamp", f.clamp, "bounds of --activation clamp (default 0,6)", "LO,HI");
+    add("--slope", f.slope, "negative slope of --activation leaky_relu (default 0.01)", "S");
+    f.options["--residual"] =
+        command.add_option("--residual", f.residual, "add a residual z of the output's shape: random values, or FILE (.npy)")
+            ->expected(0, 1)
+            ->type_name("[FILE]");
+}
+
+namespace {
+
+float parseFloat(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    errno = 0;
+    const float v = std::strtof(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || errno == ERANGE)
+        throw invalidArgument(flag, "'" + text + "'", "expected a number");
+    return v;
+}
+
+}  // namespace
+
+void applyEpilogueFlags(const ProblemFlags& f, ConvProblem& p) {
+    Epilogue& e = p.epilogue;
+    if (f.given("--activation")) {
+        try {
+            e.activation = activationFromString(f.activation);
+        } catch (const Error& err) {
+            const std::string what = err.what(), tail = what.substr(what.find(": ") + 2);
+            throw invalidArgument("--activation", f.activation, tail);
+        }
+    }
+    if (f.given("--alpha")) e.alpha = parseFloat("--alpha", f.alpha);
+    e.residual = f.given("--residual");
+    if (f.given("--beta")) {
+        if (!e.residual) throw invalidArgument("--beta", f.beta, "scales the residual: give --residual too");
+        e.beta = parseFloat("--beta", f.beta);
+    }
+    if (f.given("--clamp")) {
+        if (e.activation != Activation::Clamp) throw invalidArgument("--clamp", f.clamp, "needs --activation clamp");
+        const size_t comma = f.clamp.find(',');
+        if (comma == std::string::npos) throw invalidArgument("--clamp", f.clamp, "expected LO,HI");
+        e.lower = parseFloat("--clamp", f.clamp.substr(0, comma));
+        e.upper = parseFloat("--clamp", f.clamp.substr(comma + 1));
+        if (!(e.lower <= e.upper)) throw invalidArgument("--clamp", f.clamp, "expected LO <= HI");
+    }
+    if (f.given("--slope")) {
+        if (e.activation != Activation::LeakyRelu) throw invalidArgument("--slope", f.slope, "needs --activation leaky_relu");
+        e.slope = parseFloat("--slope", f.slope);
+    }
+    e.validate();
 }
 
 void applyGeometryFlags(const ProblemFlags& f, ConvProblem& p) {
@@ -107,6 +163,7 @@ int64_t batchOr(const ProblemFlags& f, int64_t fallback) {
 ConvProblem buildProblem(const ProblemFlags& f, int64_t defaultBatch) {
     if (!f.ownProblem()) {
         ConvProblem p = ConvProblem::alexnet1(batchOr(f, defaultBatch));
+        applyEpilogueFlags(f, p);
         p.validate();
         return p;
     }
@@ -128,6 +185,7 @@ ConvProblem buildProblem(const ProblemFlags& f, int64_t defaultBatch) {
     std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel, "R or R,S");
     applyGeometryFlags(f, p);
     p.bias = !f.noBias;
+    applyEpilogueFlags(f, p);
     p.validate();
     return p;
 }

@@ -30,6 +30,10 @@ struct ProblemFlags {
     std::string batch, inChannels, height, width, outChannels, groups;
     std::string kernel, stride, padding, dilation;  // "A" or "A,B"
     bool noBias = false;
+    // The fused epilogue (include/vkconv/epilogue.hpp), which any problem may take, named shapes
+    // and alexnet1 included: --activation, --alpha, --beta, --clamp LO,HI, --slope, --residual
+    // [FILE] (random values without a file; a NumPy file in NumPy mode).
+    std::string activation, alpha, beta, clamp, slope, residual;
 
     // Whether the user gave the flag (e.g. "--batch"); filled by addProblemFlags.
     bool given(const std::string& flag) const;
@@ -44,7 +48,8 @@ struct ProblemFlags {
 };
 
 // Adds --batch --in-channels --height --width --out-channels --kernel --stride --padding
-// --dilation --groups --no-bias to `command`, bound to `flags` (which must outlive parsing).
+// --dilation --groups --no-bias and the epilogue's flags to `command`, bound to `flags` (which
+// must outlive parsing).
 // `batchHelp` describes the default batch of this command.
 void addProblemFlags(CLI::App& command, ProblemFlags& flags, const std::string& batchHelp);
 
@@ -70,6 +75,10 @@ std::string describeProblemSource(const ProblemFlags& flags);
 // Applies only --stride --padding --dilation --groups (the geometry a tensor's shape does not
 // carry) to `problem`, whose sizes come from elsewhere (NumPy files). Does not validate.
 void applyGeometryFlags(const ProblemFlags& flags, ConvProblem& problem);
+
+// Applies the epilogue's flags to `problem` (buildProblem does; named shapes and NumPy mode call
+// it themselves). Throws vkconv::Error naming a malformed flag; Epilogue::validate the rest.
+void applyEpilogueFlags(const ProblemFlags& flags, ConvProblem& problem);
 
 // For sizes that come from elsewhere (NumPy files): every shape flag given must agree with
 // `problem`; throws vkconv::Error naming the flag, its value and `source`'s otherwise.

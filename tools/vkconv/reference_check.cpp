@@ -54,24 +54,25 @@ bool allFinite(const float* v, int64_t n) {
 }  // namespace
 
 CheckResult checkOutput(const ConvProblem& problem, const float* input, const float* weight,
-                        const float* bias, const std::vector<float>& output, bool all) {
+                        const float* bias, const std::vector<float>& output, bool all, const float* residual) {
     CheckResult result;
     result.images = imagesToCheck(problem.batch, all);
     result.inputsFinite = allFinite(input, problem.inputElements()) && allFinite(weight, problem.weightElements()) &&
-                          (!bias || allFinite(bias, problem.outChannels));
+                          (!bias || allFinite(bias, problem.outChannels)) &&
+                          (!residual || allFinite(residual, problem.outputElements()));
 
     const size_t perImage = size_t(problem.outChannels * problem.outHeight() * problem.outWidth());
     std::vector<float> finiteOut;
     std::vector<double> finiteRef;
     if (int64_t(result.images.size()) == problem.batch) {
         // One call: the reference spreads (image, channel) pairs over all cores.
-        const std::vector<double> ref = referenceConv2d(problem, input, weight, bias);
+        const std::vector<double> ref = referenceConv2d(problem, input, weight, bias, 0, -1, residual);
         compareNonFinite(output.data(), ref, result, finiteOut, finiteRef);
     } else {
         std::vector<bool> checked(size_t(problem.batch), false);
         for (int64_t n : result.images) {
             checked[size_t(n)] = true;
-            const std::vector<double> ref = referenceConv2d(problem, input, weight, bias, n, 1);
+            const std::vector<double> ref = referenceConv2d(problem, input, weight, bias, n, 1, residual);
             compareNonFinite(output.data() + n * perImage, ref, result, finiteOut, finiteRef);
         }
         for (int64_t n = 0; n < problem.batch; ++n)

@@ -36,7 +36,9 @@ std::vector<int64_t> imagesToCheck(int64_t batch, bool all);
 // "all 8 images" or "images 0, 128, 255 of 256".
 std::string describeImages(const std::vector<int64_t>& images, int64_t batch);
 
+// `residual`: the whole residual tensor where the problem's epilogue has one, else null.
 CheckResult checkOutput(const ConvProblem& problem, const float* input, const float* weight,
-                        const float* bias, const std::vector<float>& output, bool all);
+                        const float* bias, const std::vector<float>& output, bool all,
+                        const float* residual = nullptr);
 
 }  // namespace vkconv::cli

@@ -44,6 +44,10 @@ RunInputs randomInputs(const ConvProblem& problem, uint64_t seed) {
     fillUniform(r.input, seed, 0);
     fillUniform(r.weight, seed, 1);
     fillUniform(r.bias, seed, 2);
+    if (problem.epilogue.residual) {
+        r.residual.resize(size_t(problem.outputElements()));
+        fillUniform(r.residual, seed, 3);
+    }
     r.source = "random uniform [-1, 1], seed " + std::to_string(seed);
     return r;
 }
@@ -72,6 +76,7 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
     p.dilationH = p.dilationW = 1;
     p.groups = 1;
     applyGeometryFlags(flags, p);
+    applyEpilogueFlags(flags, p);
     p.bias = !paths.bias.empty();
     checkShapeFlagsAgree(flags, p, "the .npy files (--input " + paths.input + " shape " + shapeString(x.shape) +
                                        ", --weight " + paths.weight + " shape " + shapeString(w.shape) + ")");
@@ -93,6 +98,18 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
                                       ",), K from the weight's shape[0]");
         r.bias = std::move(b.data);
         r.source += ", --bias " + paths.bias;
+    }
+    if (p.epilogue.residual) {
+        if (flags.residual.empty())
+            throw invalidArgument("--residual", "given without a file", "NumPy mode reads the residual from Z.npy (N, K, OH, OW)");
+        NpyArray z = readNpy(flags.residual);
+        const auto out = p.outputShape();
+        if (z.shape != std::vector<int64_t>(out.begin(), out.end()))
+            throw invalidArgument("--residual " + flags.residual + " shape", shapeString(z.shape),
+                                  "expected the output's (N, K, OH, OW) = " +
+                                      shapeString(std::vector<int64_t>(out.begin(), out.end())));
+        r.residual = std::move(z.data);
+        r.source += ", --residual " + flags.residual;
     }
     r.input = std::move(x.data);
     r.weight = std::move(w.data);

@@ -16,17 +16,21 @@ struct RunInputs {
     std::vector<float> input;   // NCHW
     std::vector<float> weight;  // KCRS, C per group
     std::vector<float> bias;    // K, or empty without bias
+    std::vector<float> residual;  // the output's shape where the epilogue has a residual, else empty
     std::string source;         // "random uniform [-1, 1], seed 1" or the file names
 };
 
-// Input, weights and bias uniform in [-1, 1] from `seed` (the same seed gives the same values).
+// Input, weights, bias and residual uniform in [-1, 1] from `seed` (the same seed gives the same
+// values).
 RunInputs randomInputs(const ConvProblem& problem, uint64_t seed);
 
 struct NumpyPaths {
     std::string input, weight, bias;  // bias may be empty: no bias
 };
+// The residual file of NumPy mode is the problem flags' --residual FILE.
 
-// Reads X (N,C,H,W), W (K,C/groups,R,S) and optionally B (K,). Sizes come from the shapes (size
+// Reads X (N,C,H,W), W (K,C/groups,R,S), optionally B (K,), and Z (N,K,OH,OW) where --residual
+// names it (NumPy mode needs the file). Sizes come from the shapes (size
 // flags, where given, must agree with them); the stride, padding, dilation and groups flags apply. Throws vkconv::Error naming the file,
 // the field and the value when the shapes do not fit together.
 RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags);

@@ -45,6 +45,10 @@ SweepBench::SweepBench(const Context& context, const ConvProblem& problem, uint6
       input_(context, {problem.batch, problem.inChannels, problem.height, problem.width}),
       output_(context, outputShape(problem)) {
     input_.upload(inputs_.input);
+    if (problem.epilogue.residual) {
+        residual_.emplace(context, outputShape(problem));
+        residual_->upload(inputs_.residual);
+    }
 }
 
 const std::vector<double>& SweepBench::reference(int64_t image) {
@@ -52,7 +56,8 @@ const std::vector<double>& SweepBench::reference(int64_t image) {
     if (it != references_.end()) return it->second;
     const ConvProblem& p = inputs_.problem;
     const float* bias = p.bias ? inputs_.bias.data() : nullptr;
-    return references_[image] = referenceConv2d(p, inputs_.input.data(), inputs_.weight.data(), bias, image, 1);
+    return references_[image] = referenceConv2d(p, inputs_.input.data(), inputs_.weight.data(), bias, image, 1,
+                                                p.epilogue.residual ? inputs_.residual.data() : nullptr);
 }
 
 double SweepBench::checkOutput(Conv2d& conv) {
@@ -67,7 +72,10 @@ double SweepBench::checkOutput(Conv2d& conv) {
         if (last != firsts[i]) images.push_back(last);
     }
     output_.fill(std::numeric_limits<float>::quiet_NaN());  // outputs never written stay NaN
-    conv.run(input_, output_);
+    if (residual_)
+        conv.run(input_, output_, *residual_);
+    else
+        conv.run(input_, output_);
     const uint64_t perImage = uint64_t(p.outChannels * p.outHeight() * p.outWidth());
     std::vector<float> got(perImage);
     double worst = 0;
@@ -90,7 +98,7 @@ double msSince(std::chrono::steady_clock::time_point start) {
 // A short --warmup-ms stretches to the device's idle time since the last timing
 // (bench/idle_warmup.hpp says why).
 TimingStats SweepBench::timeWarm(Conv2d& conv, const TimingOptions& timing, WarmupReport* report) {
-    return summarizeTimes(warmup_.time(conv, input_, output_, timing, report));
+    return summarizeTimes(warmup_.time(conv, input_, output_, timing, report, residual_ ? &*residual_ : nullptr));
 }
 
 CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOptions& timing) {

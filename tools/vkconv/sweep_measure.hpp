@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,7 @@ private:
     const Context& context_;
     RunInputs inputs_;
     Tensor input_, output_;
+    std::optional<Tensor> residual_;  // the epilogue's, where the problem has one
     std::map<int64_t, std::vector<double>> references_;  // by image, computed once
     std::map<std::string, double> firstPlanMs_;           // by configuration name, from prebuild()
     bench::IdleAwareWarmup warmup_;
