@@ -41,6 +41,10 @@
 #                     MobileNet v1's, ResNeXt-50's and ConvNeXt-T's at batch 32)
 #   --bench-batch N   --bench times the suite at N images a shape, vkconv and PyTorch alike, and
 #                     leaves alexnet1 out (resnet50_batch32 at 8: ResNet-50 at batch 8)
+#   --bench-epilogue FLAGS
+#                     --bench also times each suite, fast, with these epilogue flags (e.g.
+#                     "--activation relu --residual") right after the plain run: what the fused
+#                     epilogue costs over conv + bias (vkconv_SUITE_fast_epilogue.json)
 #   --compare DIR     --bench also times DIR/bench/vkconv-bench (another build, carried beside this
 #                     one), fast precision, each suite right after this build's: before/after
 #                     ratios from one run on one machine (before_*.json, in results.tgz)
@@ -59,7 +63,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE=""
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE=""
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -82,6 +86,7 @@ while (($#)); do
     --budget) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--budget needs whole seconds, got '${2:-}'"; BUDGET=$2; shift ;;
     --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
     --compare) [[ -n "${2:-}" ]] || die "--compare needs a folder"; COMPARE=${2%/}; shift ;;
+    --bench-epilogue) [[ -n "${2:-}" ]] || die "--bench-epilogue needs flags"; EPILOGUE=$2; shift ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || die "--bench-suite needs suite names (a,b,...), got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
@@ -219,6 +224,12 @@ run_bench() {
   for suite in "${list[@]}"; do
     step "vkconv_${suite}_fast" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fast \
       "${batch[@]}" --json "$R/vkconv_${suite}_fast.json"
+    if [[ -n $EPILOGUE ]]; then
+      local epilogue
+      read -ra epilogue <<<"$EPILOGUE"
+      step "vkconv_${suite}_fast_epilogue" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fast \
+        "${batch[@]}" "${epilogue[@]}" --json "$R/vkconv_${suite}_fast_epilogue.json"
+    fi
     [[ -n $COMPARE ]] && need "$COMPARE/bench/vkconv-bench" &&
       step "before_${suite}_fast" 180 "$COMPARE/bench/vkconv-bench" --shapes "$SHAPES" --suite "$suite" \
         --precision fast "${batch[@]}" --json "$R/before_${suite}_fast.json"
