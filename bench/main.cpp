@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     std::string customName = "custom";
 
     auto* suiteOpt =
-        app.add_option("--suite", suite, "shape suite of the shapes file (see --list): alexnet1, layers, resnet50_batch32, resnet50_batch1, vgg16_batch32, mobilenet_batch32, resnext50_batch32, convnext_t_batch32")
+        app.add_option("--suite", suite, "shape suite of the shapes file (see --list): alexnet1, layers, resnet50_batch32, resnet50_batch1, vgg16_batch32, mobilenet_batch32, resnext50_batch32, convnext_t_batch32, holdout")
             ->capture_default_str();
     auto* shapeOpt = app.add_option("--shape", shapeName, "run only the shape of this name (see --list)");
     shapeOpt->excludes(suiteOpt);
