@@ -17,6 +17,34 @@ namespace vkconv::python {
 
 namespace {
 
+void bindEpilogue(nb::module_& m) {
+    nb::enum_<Activation>(m, "Activation", "The fused epilogue's activation (include/vkconv/epilogue.hpp).")
+        .value("IDENTITY", Activation::Identity)
+        .value("RELU", Activation::Relu)
+        .value("RELU6", Activation::Relu6)
+        .value("CLAMP", Activation::Clamp)
+        .value("LEAKY_RELU", Activation::LeakyRelu)
+        .value("SIGMOID", Activation::Sigmoid)
+        .value("SILU", Activation::Silu)
+        .value("GELU", Activation::GeluErf)
+        .value("GELU_TANH", Activation::GeluTanh)
+        .value("HARDSWISH", Activation::HardSwish);
+    nb::class_<Epilogue>(m, "Epilogue",
+                         "y = activation(alpha * conv + bias + beta * residual), in fp32 before the store. Part of a\n"
+                         "ConvProblem (its str() names it where it is not the default).")
+        .def(nb::init<>())
+        .def_rw("activation", &Epilogue::activation)
+        .def_rw("alpha", &Epilogue::alpha)
+        .def_rw("residual", &Epilogue::residual, "whether a residual tensor is added")
+        .def_rw("beta", &Epilogue::beta)
+        .def_rw("lower", &Epilogue::lower, "clamp's lower bound")
+        .def_rw("upper", &Epilogue::upper, "clamp's upper bound")
+        .def_rw("slope", &Epilogue::slope, "leaky relu's negative slope")
+        .def("validate", &Epilogue::validate)
+        .def("__str__", &Epilogue::str)
+        .def("__repr__", [](const Epilogue& e) { return "<vkconv.Epilogue " + (e.isDefault() ? std::string("default") : e.str()) + ">"; });
+}
+
 void bindProblem(nb::module_& m) {
     nb::class_<ConvProblem>(m, "ConvProblem",
                             "One conv2d forward: sizes, stride, padding, dilation, groups, bias. Layouts are NCHW input,\n"
@@ -54,6 +82,7 @@ void bindProblem(nb::module_& m) {
         .def_rw("dilation_w", &ConvProblem::dilationW)
         .def_rw("groups", &ConvProblem::groups)
         .def_rw("bias", &ConvProblem::bias)
+        .def_rw("epilogue", &ConvProblem::epilogue, "the fused epilogue (Epilogue)")
         .def("validate", &ConvProblem::validate, "Raises ArgumentError naming the first bad field and its value.")
         .def_prop_ro("out_height", &ConvProblem::outHeight)
         .def_prop_ro("out_width", &ConvProblem::outWidth)
@@ -284,6 +313,7 @@ void bindSearch(nb::module_& m) {
 }  // namespace
 
 void bindTuning(nb::module_& m) {
+    bindEpilogue(m);
     bindProblem(m);
     bindConfig(m);
     bindTuningCache(m);

@@ -95,3 +95,16 @@ def test_fold_batchnorm_matches_pytorch(ctx, rng):
         want = torch.relu(bn(conv(torch.from_numpy(x)))).numpy()
     y = vkconv.conv2d(x, fw, fb, padding=1, precision="fp32", context=ctx, activation="relu")
     assert relative_error(y, want.astype(np.float64)) <= 1e-5
+
+
+def test_problem_carries_its_epilogue():
+    p = vkconv.ConvProblem.alexnet1(2)
+    assert str(p).endswith("bias=yes")
+    e = p.epilogue
+    e.activation, e.residual, e.beta = vkconv.Activation.RELU, True, 0.5
+    p.epilogue = e
+    assert str(p).endswith("bias=yes relu residual beta=0.5")
+    e.activation, e.lower, e.upper = vkconv.Activation.CLAMP, 1.0, 0.0
+    p.epilogue = e
+    with pytest.raises(vkconv.ArgumentError, match="epilogue.lower"):
+        p.validate()
