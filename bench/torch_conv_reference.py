@@ -12,6 +12,12 @@ Modes (--modes, comma-separated):
                       (which reads fp32 and multiplies in fp16 with fp32 accumulation)
 GB/s always counts fp32 sizes (input + weights + bias + output, as vkconv-bench does), so the
 fp16 mode's GB/s is a figure of merit, not the bytes it moved.
+
+--epilogue relu_residual times what a ResNet block's last conv does in PyTorch, y = relu(conv2d(x)
++ b + z), as its eager code runs it (conv2d, then `out += identity`, then an in-place relu), and
+beside it cuDNN's own fused conv + add + bias + relu where PyTorch exposes it
+(torch.cudnn_convolution_add_relu; reported as the mode with "+fused" appended). vkconv-bench's
+`--activation relu --residual` is the same epilogue.
 """
 import argparse
 import datetime
@@ -102,7 +108,7 @@ def gpu_times_ms(fn, warmup, iterations):
     return sorted(start.elapsed_time(end) for start, end in events)
 
 
-def time_mode(s, batch, mode, warmup, iterations):
+def time_mode(s, batch, mode, warmup, iterations, epilogue="", fused=False):
     m = MODES[mode]
     torch.backends.cudnn.allow_tf32 = m["tf32"]
     torch.backends.cuda.matmul.allow_tf32 = m["tf32"]
@@ -118,9 +124,24 @@ def time_mode(s, batch, mode, warmup, iterations):
     b = b.to(m["dtype"]) if b is not None else None
     args = dict(stride=pair(s.get("stride", 1)), padding=pair(s.get("padding", 0)),
                 dilation=pair(s.get("dilation", 1)), groups=g)
+    z = None
+    if epilogue == "relu_residual":
+        with torch.no_grad():
+            out_shape = F.conv2d(x[:1], w, b, **args).shape[1:]
+        z = (torch.rand(batch, *out_shape, device=dev) * 2 - 1).to(dtype=m["dtype"], memory_format=fmt)
+
+    def eager():
+        y = F.conv2d(x, w, b, **args)
+        y += z
+        return torch.relu_(y)
+
+    def cudnn_fused():
+        return torch.cudnn_convolution_add_relu(x, w, z, 1.0, b, args["stride"], args["padding"], args["dilation"], g)
+
+    fn = (cudnn_fused if fused else eager) if z is not None else (lambda: F.conv2d(x, w, b, **args))
     with torch.no_grad():  # the first warm-up call also runs cudnn.benchmark's algorithm search
-        ms = gpu_times_ms(lambda: F.conv2d(x, w, b, **args), warmup, iterations)
-    del x, w, b
+        ms = gpu_times_ms(fn, warmup, iterations)
+    del x, w, b, z
     return ms
 
 
@@ -135,6 +156,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--json", default="", help="write the results to this file")
+    ap.add_argument("--epilogue", default="", choices=("", "relu_residual"),
+                    help="relu_residual: relu(conv2d(x) + b + z), eager and cuDNN's fused op")
     a = ap.parse_args()
     modes = [m for m in a.modes.split(",") if m]
     for m in modes:
@@ -156,28 +179,29 @@ def main():
                cudnn_benchmark=True, warmup=a.warmup, iterations=a.iterations,
                timing="CUDA events around each call, the calls queued behind torch.cuda._sleep(%d)"
                       % QUEUE_AHEAD_CYCLES,
-               meets_run_minimums=a.iterations >= 50 and a.warmup >= 5, results=[])
+               meets_run_minimums=a.iterations >= 50 and a.warmup >= 5, epilogue=a.epilogue, results=[])
     print("torch %s, CUDA %s, cuDNN %s, %s" % (run["torch_version"], run["cuda_version"],
                                               run["cudnn_version"], run["device"]))
     print("%-30s %-20s %10s %8s %8s %8s" % ("name", "mode", "median ms", "spread", "TFLOP/s", "GB/s"))
     for s in shapes:
         batch = a.batch or s["batch"]
         flops, min_bytes = problem_figures(s, batch)
-        for mode in modes:
-            r = dict(name=s["name"], suite=s["suite"], mode=mode, batch=batch, flops=flops,
-                     min_bytes=min_bytes)
+        variants = [(m, False) for m in modes] + ([(m, True) for m in modes] if a.epilogue else [])
+        for mode, fused in variants:
+            r = dict(name=s["name"], suite=s["suite"], mode=mode + ("+fused" if fused else ""), batch=batch,
+                     flops=flops, min_bytes=min_bytes)
             try:
-                ms = time_mode(s, batch, mode, a.warmup, a.iterations)
+                ms = time_mode(s, batch, mode, a.warmup, a.iterations, a.epilogue, fused)
                 med = percentile(ms, 0.5)
                 r.update(status="ok", spread=(percentile(ms, 0.9) - percentile(ms, 0.1)) / med,
                          time_ms=dict(runs=len(ms), median=med, min=ms[0], max=ms[-1],
                                       p10=percentile(ms, 0.1), p90=percentile(ms, 0.9)),
                          tflops=flops / (med * 1e-3) / 1e12, gbps=min_bytes / (med * 1e-3) / 1e9)
-                print("%-30s %-20s %10.4f %8.3f %8.2f %8.1f" % (s["name"], mode, med, r["spread"],
+                print("%-30s %-20s %10.4f %8.3f %8.2f %8.1f" % (s["name"], r["mode"], med, r["spread"],
                                                                r["tflops"], r["gbps"]))
-            except RuntimeError as e:  # e.g. out of memory: record it and go on
+            except (RuntimeError, AttributeError) as e:  # out of memory, an op this PyTorch lacks: record it
                 r.update(status="failed", message=str(e).split("\n")[0])
-                print("%-30s %-20s failed: %s" % (s["name"], mode, r["message"]))
+                print("%-30s %-20s failed: %s" % (s["name"], r["mode"], r["message"]))
                 torch.cuda.empty_cache()
             run["results"].append(r)
             if a.json:  # rewritten after every measurement, so a run cut short keeps its results

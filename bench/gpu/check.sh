@@ -44,7 +44,8 @@
 #   --bench-epilogue FLAGS
 #                     --bench also times each suite, fast, with these epilogue flags (e.g.
 #                     "--activation relu --residual") right after the plain run: what the fused
-#                     epilogue costs over conv + bias (vkconv_SUITE_fast_epilogue.json)
+#                     epilogue costs over conv + bias (vkconv_SUITE_fast_epilogue.json); and
+#                     PyTorch's relu(conv + b + z), eager and cuDNN-fused (torch_epilogue.json)
 #   --compare DIR     --bench also times DIR/bench/vkconv-bench (another build, carried beside this
 #                     one), fast precision, each suite right after this build's: before/after
 #                     ratios from one run on one machine (before_*.json, in results.tgz)
@@ -239,6 +240,11 @@ run_bench() {
   elif ((DRY)) || python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
     step torch $((200 * ${#list[@]})) python3 bench/torch_conv_reference.py --shapes "$SHAPES" --suite "$suites" "${batch[@]}" \
       --modes fp32,fp32_channels_last,tf32,fp16_channels_last --json "$R/torch.json"
+    # PyTorch's own relu(conv + b + z), eager and cuDNN's fused op, beside vkconv's epilogue run.
+    [[ -n $EPILOGUE ]] &&
+      step torch_epilogue $((150 * ${#list[@]})) python3 bench/torch_conv_reference.py --shapes "$SHAPES" \
+        --suite "$BENCH_SUITE" "${batch[@]}" --modes tf32,fp16_channels_last --epilogue relu_residual \
+        --json "$R/torch_epilogue.json"
   else
     echo "=== torch: skipped (python3 cannot import torch with CUDA)"
   fi
