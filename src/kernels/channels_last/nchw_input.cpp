@@ -130,10 +130,11 @@ std::string nchwCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
 }
 
 uint32_t nchwSharedMemoryBytes(const KernelConfig& c) {
+    const CoopMatTiling& t = tiling(c);
     // nchw_input.glsl: sA[2][BK][BM/4 + 2] f16vec4 (8 bytes); conv2d_channels_last.comp:
     // sB[2][BK][BN/8 + 1] 16-byte words, sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
     const uint64_t bytes = 2ull * c.bk * (c.bm / 4 + 2) * 8 + 2ull * c.bk * (c.bn / 8 + 1) * 16 +
-                           uint64_t(c.bn) * 4 + uint64_t(tiling(c).mmaM) * tiling(c).mmaN * 4;
+                           uint64_t(c.bn) * 4 + uint64_t(t.mmaM) * t.mmaN * 4;
     return static_cast<uint32_t>(std::min<uint64_t>(bytes, 1u << 30));
 }
 
@@ -159,6 +160,7 @@ bool nchwPatchKernel(const ConvProblem& p) {
 bool tinyPatchKernel(const ConvProblem& p, double units) { return nchwPatchKernel(p) && tinyGemm(p, units / 2); }
 
 double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    const ChannelsLastTiling& cl = channelsLast(c);
     const TileGrid grid = tileGrid(c, d, p);
     double work = grid.mTiles * c.bm * grid.nTiles * c.bn * nhwcChannels(p, c.bk) * double(p.kernelH * p.kernelW);
     // Windows that overlap read each input once per window that holds it, as scalar loads, where
@@ -176,7 +178,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // on some: 96->192 0.0142 against 0.0157 and 0.0235 against 0.0184, 192->384 0.0181 against
     // 0.0209 and 0.0249 against 0.0207, 384->768 0.0181 against 0.0156 and 0.0239 against 0.0279.
     if (nchwWindowsOverlap(p)) work *= 3.0;
-    else if (p.kernelH * p.kernelW > 1) work *= (channelsLast(c).tapsInner ? 1.0 : 1.05) * (tinyPatchKernel(p, grid.units()) ? 1.0 : 1.3);
+    else if (p.kernelH * p.kernelW > 1) work *= (cl.tapsInner ? 1.0 : 1.05) * (tinyPatchKernel(p, grid.units()) ? 1.0 : 1.3);
     // Charged the slots its grid leaves idle, as the gather kernel, except on a GPU in the smallest
     // GEMMs (at most 1M multiply-adds a unit over K < 2048), where the channels-last kernel's
     // charge (the idle units) applies (kernel-lab on the H200, docs/performance.md):
@@ -224,7 +226,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.0107-0.0124 against 0.0111-0.0133; 128->512 and 256->128 at batch 3-4 by 4-9%. Past it
     // they came level (1024->256, batch 40, 492 workgroups, 0.0377 against 0.0375) or lost by
     // 25-70% (588 and more).
-    const bool quadTile = c.bm == 64 && c.bn == 64 && c.bk == 16 && tiling(c).warpsM == 2 && tiling(c).warpsN == 2 && channelsLast(c).splitK == 1;
+    const bool quadTile = c.bm == 64 && c.bn == 64 && c.bk == 16 && tiling(c).warpsM == 2 && tiling(c).warpsN == 2 && cl.splitK == 1;
     if (quadTile && !smallest && ideal.bm == 64 && ideal.bn == 128 && ideal.warpsM == 2 && nchwVectorLoads(p) &&
         tileGrid(64, 128, d, p).workgroups >= 0.85 * grid.units() && tileWaves(64, 64, 3, d, p) <= 1.0) {
         underfill = 1.0;
@@ -264,12 +266,12 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // they came within 5% either way (64->64 to 1024->512, batch 1-8, 196-208 workgroups).
     const bool eightWarps = c.bm == 32 && c.bn == 64 && tiling(c).warpsM == 2 && tiling(c).warpsN == 4 && tiling(c).mmaM == 16 &&
                             tiling(c).mmaN == 8 && tiling(c).mmaK == 16;
-    const bool eightWarpsLead = eightWarps && grid.workgroups <= 2.0 * grid.units() && (channelsLast(c).splitK > 1 || !nchwVectorLoads(p));
+    const bool eightWarpsLead = eightWarps && grid.workgroups <= 2.0 * grid.units() && (cl.splitK > 1 || !nchwVectorLoads(p));
     if (smallGridWarpsFavoured(c, grid) || eightWarpsLead) factor *= 0.8;
     // Deep 1x1 layers at mid-size grids: 64x128x16 on 2x4 subgroups in 4 splits
     // (deepPointwiseNchwSplit, split_k.hpp): 2048->512 at 7x7 0.0263 ms at batch 16 against 0.0284
     // for the channels-last 64x64x16 split, 0.0277 against 0.0294 at 18, 0.0286 against 0.0294 at 20.
-    const bool splitTile = channelsLast(c).splitK == 4 && c.bm == 64 && c.bn == 128 && c.bk == 16 && tiling(c).warpsM == 2 &&
+    const bool splitTile = cl.splitK == 4 && c.bm == 64 && c.bn == 128 && c.bk == 16 && tiling(c).warpsM == 2 &&
                            tiling(c).warpsN == 4 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
     if (splitTile && deepPointwiseNchwSplit(p, d, grid.units())) factor *= 0.3;
     // Deep 1x1 layers read with scalar loads (7x7 planes), where 64-row tiles of 32-deep slices on
@@ -287,7 +289,7 @@ double nchwCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 2048->1024 at batch 40 0.0548 against 0.0586 (128x128x16 2x2 with prefetch), level at 16 and
     // 20 (0.039), but at 24 and 28, where 64x64 tiles make at most three workgroups a unit, 0.0540
     // against their 0.0484-0.0488.
-    const bool deepOneWaveTile = channelsLast(c).splitK == 1 && c.bm == 64 && (c.bn == 128 || c.bn == 256) && c.bk == 32 &&
+    const bool deepOneWaveTile = cl.splitK == 1 && c.bm == 64 && (c.bn == 128 || c.bn == 256) && c.bk == 32 &&
                                  tiling(c).warpsM == 2 && tiling(c).warpsN == 4 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
     if (deepOneWaveTile && deepPointwiseOneWave(p, grid.workgroups, grid.units())) {
         underfill = 1.0;
@@ -307,6 +309,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNchwKernelSpec::entries() {
 }
 
 PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+    const ChannelsLastTiling& cl = channelsLast(c);
     // The channels-last kernel's K order, each tap's channels padded to BK (for a 1x1 the channel
     // alone: B[c][n]).
     const uint32_t channels = nhwcChannels(p, c.bk);
@@ -316,13 +319,13 @@ PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols));
     spec.channels = channels;
     spec.vectorLoads = nchwVectorLoads(p) ? VK_TRUE : VK_FALSE;
-    spec.tapsInner = channelsLast(c).tapsInner ? VK_TRUE : VK_FALSE;
-    spec.splitK = channelsLast(c).splitK;
+    spec.tapsInner = cl.tapsInner ? VK_TRUE : VK_FALSE;
+    spec.splitK = cl.splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, channelsLast(c).tapsInner));
+    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, cl.tapsInner));
     return k;
 }
 

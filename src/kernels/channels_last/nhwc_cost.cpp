@@ -39,6 +39,7 @@ bool squareTileSubWave(const DeviceInfo& d, const ConvProblem& p) {
 }  // namespace
 
 double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
+    const ChannelsLastTiling& cl = channelsLast(c);
     const TileGrid grid = tileGrid(c, d, p);
     // Work on the padded K (C rounded up to BK per tap).
     const double kNhwc = double(p.kernelH * p.kernelW) * nhwcChannels(p, c.bk);
@@ -99,7 +100,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // against 0.319; over 512 it lost (512->2048 0.706 against 0.645). 1x4 subgroups came
     // within 1-3% of 2x2. On 8-subgroup tiles, held at 128 registers, it lost 10-30%
     // (3x3/256 2x4 1.154 against 0.977). Elsewhere it ranks behind the same tile without it.
-    if (channelsLast(c).fragmentPrefetch) {
+    if (cl.fragmentPrefetch) {
         const bool quad = tiling(c).warpsM == 2 && tiling(c).warpsN == 2 && c.bk == 16 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
         const bool square = quad && c.bm == 128 && c.bn == 128 && (taps || p.gemmK() >= 1024);
         const bool narrow = quad && c.bm == 128 && c.bn == 64 && holds(When::NarrowStride1Taps);
@@ -137,12 +138,12 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
             !taps && (nchwVectorLoads(p) || deepWidePointwise) ? 3 * computeUnitCount(d) : grid.slots;
         const bool midGrid = grid.workgroups >= grid.units() && grid.workgroups <= midGridEnd &&
                              !(taps && !strided && p.gemmN() >= 128 && squareTiles >= 0.9 * grid.units());
-        const bool twoSplitDeepPointwise = channelsLast(c).splitK == 2 && deepPointwiseTwoSplits(p, d, grid.units());
-        if (quad && c.bm == 64 && c.bn == 64 && midGrid && (channelsLast(c).splitK == 1 || twoSplitDeepPointwise) &&
+        const bool twoSplitDeepPointwise = cl.splitK == 2 && deepPointwiseTwoSplits(p, d, grid.units());
+        if (quad && c.bm == 64 && c.bn == 64 && midGrid && (cl.splitK == 1 || twoSplitDeepPointwise) &&
             !(strided && p.inChannels >= 512)) {
             layout = twoSplitDeepPointwise ? 0.375 : 0.5;
             // In their channel-major K order: 3-7% ahead of taps-inner on the same four layers.
-            if (channelsLast(c).tapsInner) layout *= 1.1;
+            if (cl.tapsInner) layout *= 1.1;
         }
         // Where the square tiles' grid ends in a last wave a fifth full or more (two
         // workgroups an SM, 255 registers) and 64x128x16 on 2x2 subgroups (150 registers, three
@@ -166,10 +167,10 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // 0.1283); below half a wave the split square tile leads (3x3/512 s2 at batch 80, 0.103).
         // Not timed on patch kernels (ConvNeXt's 2x2 stride-2 downsamples), whose windows do not
         // overlap.
-        if (quad && c.bm == 64 && c.bn == 128 && channelsLast(c).splitK == 1 && taps &&
+        if (quad && c.bm == 64 && c.bn == 128 && cl.splitK == 1 && taps &&
             (squareTileTailFilled(d, p) || (strided && nchwWindowsOverlap(p) && squareTileSubWave(d, p)))) {
             layout = 0.6;
-            if (channelsLast(c).tapsInner) layout *= 1.1;
+            if (cl.tapsInner) layout *= 1.1;
         }
         // Split into one or two workgroups an SM (the registers of these tiles let two run on
         // each, so the grid is one wave) over a deep K, the 128x128 tiles lead the 64x64 ones
@@ -186,8 +187,8 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
         // splits, 240 workgroups, 0.0526 ms against 0.0615 in 2; batch 20 in 8 0.0379 against 0.0417
         // in 4); over shorter shares it came level (3x3/256 at 14x14, batch 10, in 4 splits 0.0276
         // against 0.0279 in 8).
-        if (square && deepK && channelsLast(c).splitK > 1 && grid.workgroups >= grid.units() && grid.workgroups <= 2 * grid.units())
-            layout = grid.workgroups <= grid.units() && p.gemmK() / channelsLast(c).splitK >= 1024 ? 0.6 : 0.5;
+        if (square && deepK && cl.splitK > 1 && grid.workgroups >= grid.units() && grid.workgroups <= 2 * grid.units())
+            layout = grid.workgroups <= grid.units() && p.gemmK() / cl.splitK >= 1024 ? 0.6 : 0.5;
     }
     // Split to one workgroup on every unit over a 3x3 of 512+ channels (K >= 4096), 128x128x32 on
     // 2x4 subgroups of 16x8x16 fragments led the 128x128x16 2x2 prefetch tiles: 181 registers, one
@@ -203,11 +204,11 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // workgroups a unit) led, 3x3/512 at 7x7 at batch 20 in 8 0.0379 ms against 0.0404 in 4, at
     // batch 38 in 4 0.0526 against 0.0643 in 2; at stride 2 in 4 splits still 0.0382 against 0.0416
     // (batch 20), in 2 no longer (batch 40: 0.0708 against 0.0640; H200, docs/performance.md).
-    const bool oneWaveDeep = taps && p.gemmK() >= 4096 && channelsLast(c).splitK >= (strided ? 4u : 8u) &&
+    const bool oneWaveDeep = taps && p.gemmK() >= 4096 && cl.splitK >= (strided ? 4u : 8u) &&
                              grid.workgroups >= 0.9 * grid.units() && grid.workgroups <= grid.units();
     const bool eightWarpsDeep = c.bm == 128 && c.bn == 128 && c.bk == 32 && tiling(c).warpsM == 2 && tiling(c).warpsN == 4 &&
                                 tiling(c).mmaM == 16 && tiling(c).mmaN == 8 && tiling(c).mmaK == 16;
-    if (oneWaveDeep && eightWarpsDeep && !channelsLast(c).fragmentPrefetch) layout = 0.4;
+    if (oneWaveDeep && eightWarpsDeep && !cl.fragmentPrefetch) layout = 0.4;
     // The same tile with fragment prefetch (181 registers, one workgroup an SM) on the strided 1x1
     // downsamples over 512+ channels where its grid, unsplit, makes 0.6 to 1 workgroup a unit: 8-13%
     // faster than the two-an-SM 128x128x16 tiles and 22-25% than 128x64x32, whose workgroups run
@@ -228,9 +229,9 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // Waves of one workgroup an SM: the device's own units (the grid's units() are the slots'
     // calibration, 128 for the H200's 132).
     const double waves = grid.workgroups / computeUnitCount(d);
-    const bool downsampleWaves = !taps && strided && p.gemmK() >= 512 && channelsLast(c).splitK == 1 &&
+    const bool downsampleWaves = !taps && strided && p.gemmK() >= 512 && cl.splitK == 1 &&
                                  ((waves >= 0.6 && waves <= 1.0) || (p.gemmK() <= 512 && waves > 2.0 && waves <= 3.0));
-    if (downsampleWaves && eightWarpsDeep && channelsLast(c).fragmentPrefetch) layout = 0.4;
+    if (downsampleWaves && eightWarpsDeep && cl.fragmentPrefetch) layout = 0.4;
     factor *= layout;
     // The taps-inner K order: on the strided 3x3 layers 2-9% faster than the same tile
     // (ResNet-50's 3x3/512 s2 1.323 against 1.448 ms as 128x128x16 4x2); at stride 1 over
@@ -240,7 +241,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 0.988 against 1.094 ms, 3x3/512 1.908 against 2.222); over fewer channels within 1%
     // either way, 5% slower on 3x3/64 (kernel-lab; docs/performance.md,
     // docs/performance.md).
-    if (channelsLast(c).tapsInner) factor *= strided || deep ? 0.97 : 1.01;
+    if (cl.tapsInner) factor *= strided || deep ? 0.97 : 1.01;
     // 32 fragments a subgroup (256 accumulator registers) spill.
     if (fragM * fragN > 16) factor *= 4.0;
     // Fragments: 16x16x16 led at stride 1; on the strided layers 16x8x16 led by 1-3%
@@ -330,7 +331,7 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 4); 3x3/128 at 28x28, batch 1, in 4 0.0149 against 0.0154. In 2 splits they lost to unsplit
     // 32x64x64 tiles (3x3/64 at batch 1 0.0148 against 0.0116) and to 128x128 tiles in 8 (3x3/256
     // at 28x28 stride 2, batch 4, 0.0256 against 0.0231).
-    const bool splitTaps = taps && channelsLast(c).splitK >= 4 && c.bm == 64 && c.bn == 64 && c.bk == 32 && tiling(c).warpsM * tiling(c).warpsN == 8 &&
+    const bool splitTaps = taps && cl.splitK >= 4 && c.bm == 64 && c.bn == 64 && c.bk == 32 && tiling(c).warpsM * tiling(c).warpsN == 8 &&
                            tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096;
     if (grid.workgroups <= grid.units() && ((c.bm == 32 && c.bn == 64 && c.bk == 64) || splitTaps)) factor *= 0.7;
     // Deep 1x1 layers whose 64x64 tiles make half a workgroup a unit to one (deepPointwiseMidGrid):
@@ -341,8 +342,8 @@ double nhwcCost(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p
     // 128x128x16 2x2 with prefetch in 8 0.0299-0.0322. At batch 24 (152 tiles) and 32 128x128
     // tiles in 4 splits led, within 4% of the pick. From three quarters of a workgroup a unit the
     // NCHW loader's split tile leads instead (deepPointwiseNchwSplit, nchwCost).
-    const bool deepPointwiseSplit = channelsLast(c).splitK == 4 && c.bm == 64 && c.bn == 64 && c.bk == 16 && tiling(c).warpsM == 2 &&
-                                    tiling(c).warpsN == 2 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096 && !channelsLast(c).fragmentPrefetch;
+    const bool deepPointwiseSplit = cl.splitK == 4 && c.bm == 64 && c.bn == 64 && c.bk == 16 && tiling(c).warpsM == 2 &&
+                                    tiling(c).warpsN == 2 && tiling(c).mmaM * tiling(c).mmaN * tiling(c).mmaK >= 4096 && !cl.fragmentPrefetch;
     if (deepPointwiseSplit && deepPointwiseMidGrid(p, d, grid.units()) && !deepPointwiseNchwSplit(p, d, grid.units()))
         factor *= 0.3;
     // First layers (fewer than 8 input channels, padded here to a whole slice): the gather

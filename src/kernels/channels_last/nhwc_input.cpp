@@ -65,10 +65,11 @@ std::string nhwcCanImplement(const KernelConfig& c, const DeviceInfo& d, const C
 }
 
 uint32_t nhwcSharedMemoryBytes(const KernelConfig& c) {
+    const CoopMatTiling& t = tiling(c);
     // conv2d_channels_last.comp: sA[2][BM][BK/8 + 1], sB[2][BK][BN/8 + 1] 16-byte words,
     // sBias[BN] floats, sFragmentPositions[MMA_M * MMA_N] floats.
     const uint64_t words = 2ull * c.bm * (c.bk / 8 + 1) + 2ull * c.bk * (c.bn / 8 + 1);
-    return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + tiling(c).mmaM * tiling(c).mmaN * 4, 1u << 30));
+    return static_cast<uint32_t>(std::min<uint64_t>(words * 16 + uint64_t(c.bn) * 4 + t.mmaM * t.mmaN * 4, 1u << 30));
 }
 
 std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
@@ -106,6 +107,7 @@ std::vector<float> packWeightsChannelsLast(const ConvProblem& p, const float* we
 }
 
 PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig& c, const float* weight) {
+    const ChannelsLastTiling& cl = channelsLast(c);
     const uint32_t channels = nhwcChannels(p, c.bk);
     const uint32_t bRows = uint32_t(p.kernelH * p.kernelW) * channels;
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
@@ -114,15 +116,15 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     CoopMatNhwcKernelSpec spec{};
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(packed, bRows, bCols));
     spec.channels = channels;
-    spec.tapsInner = channelsLast(c).tapsInner ? VK_TRUE : VK_FALSE;
+    spec.tapsInner = cl.tapsInner ? VK_TRUE : VK_FALSE;
     spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
-    spec.fragmentPrefetch = channelsLast(c).fragmentPrefetch ? VK_TRUE : VK_FALSE;
-    spec.splitK = channelsLast(c).splitK;
+    spec.fragmentPrefetch = cl.fragmentPrefetch ? VK_TRUE : VK_FALSE;
+    spec.splitK = cl.splitK;
     PreparedKernel k;
     k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
-    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, channelsLast(c).tapsInner));
+    k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, cl.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
     const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk};
     k.packInput = pipelineKey("pack_input_nhwc_f16", pack);

@@ -14,19 +14,21 @@ uint64_t channelsLastSlices(const KernelConfig& c, const ConvProblem& p) {
 }
 
 uint64_t splitKWorkspaceBytes(const KernelConfig& c, const ConvProblem& p, uint64_t images) {
-    if (channelsLast(c).splitK <= 1) return 0;
-    return uint64_t(channelsLast(c).splitK) * images * uint64_t(p.outChannels) * uint64_t(p.outHeight()) * uint64_t(p.outWidth()) * 4;
+    const ChannelsLastTiling& cl = channelsLast(c);
+    if (cl.splitK <= 1) return 0;
+    return uint64_t(cl.splitK) * images * uint64_t(p.outChannels) * uint64_t(p.outHeight()) * uint64_t(p.outWidth()) * 4;
 }
 
 std::string splitKCanImplement(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (channelsLast(c).splitK <= 1) return "";
-    const std::string split = "splitK " + std::to_string(channelsLast(c).splitK);
+    const ChannelsLastTiling& cl = channelsLast(c);
+    if (cl.splitK <= 1) return "";
+    const std::string split = "splitK " + std::to_string(cl.splitK);
     const uint64_t slices = channelsLastSlices(c, p);
-    if (slices % channelsLast(c).splitK)
+    if (slices % cl.splitK)
         return split + " does not divide the " + std::to_string(slices) + " K slices (" + std::to_string(p.kernelH) + "x" +
                std::to_string(p.kernelW) + " taps x " + std::to_string(nhwcChannels(p, c.bk) / c.bk) + " slices of BK " +
                std::to_string(c.bk) + " channels)";
-    if (channelsLast(c).splitK > d.maxWorkGroupCount[2])
+    if (cl.splitK > d.maxWorkGroupCount[2])
         return split + " exceeds maxComputeWorkGroupCount[2] " + std::to_string(d.maxWorkGroupCount[2]);
     // The partials are bound whole, and indexed with 32-bit element offsets in both passes.
     const uint64_t bytes = splitKWorkspaceBytes(c, p, uint64_t(p.batch));
@@ -60,7 +62,8 @@ bool deepPointwiseTwoSplits(const ConvProblem& p, const DeviceInfo& d, double un
 }
 
 double splitKCostFactor(const KernelConfig& c, const DeviceInfo& d, const ConvProblem& p) {
-    if (channelsLast(c).splitK <= 1) return 1.0;
+    const ChannelsLastTiling& cl = channelsLast(c);
+    if (cl.splitK <= 1) return 1.0;
     const SplitKCostRules& r = deviceRules(d).splitKCost;
     // The cost models already count the split grid's workgroups (tileGrid); on top, a share a
     // split for the partial tiles and the reduce pass (per_split), and each workgroup's pipeline
@@ -70,8 +73,8 @@ double splitKCostFactor(const KernelConfig& c, const DeviceInfo& d, const ConvPr
     // dozen workgroups this picks the splits measured fastest or within 7% of them. Counted in
     // slices instead, the overhead ranked 64-deep tiles behind 16-deep ones at batch 1 (3x3/512
     // at 7x7 in 8 splits: 32x64x16 0.021 ms, 32x64x64 0.015).
-    const double kShare = double(channelsLastSlices(c, p)) * c.bk / channelsLast(c).splitK;
-    return (1.0 + r.perSplit * channelsLast(c).splitK) * (kShare + r.kOverhead) / kShare;
+    const double kShare = double(channelsLastSlices(c, p)) * c.bk / cl.splitK;
+    return (1.0 + r.perSplit * cl.splitK) * (kShare + r.kOverhead) / kShare;
 }
 
 std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {

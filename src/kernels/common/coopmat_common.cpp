@@ -36,19 +36,22 @@ std::vector<uint32_t> candidateSubgroupSizes(const DeviceInfo& d) {
 }
 
 bool warpTilesBounded(const KernelConfig& c) {
-    const uint32_t frags = (c.bm / tiling(c).warpsM / tiling(c).mmaM) * (c.bn / tiling(c).warpsN / tiling(c).mmaN);
-    return !(c.bm % (tiling(c).warpsM * tiling(c).mmaM) || c.bn % (tiling(c).warpsN * tiling(c).mmaN) || frags == 0 || frags > 32);
+    const CoopMatTiling& t = tiling(c);
+    const uint32_t frags = (c.bm / t.warpsM / t.mmaM) * (c.bn / t.warpsN / t.mmaN);
+    return !(c.bm % (t.warpsM * t.mmaM) || c.bn % (t.warpsN * t.mmaN) || frags == 0 || frags > 32);
 }
 
 std::string coopMatFieldRules(const KernelConfig& c) {
+    const CoopMatTiling& t = tiling(c);
     if (c.bm == 0 || c.bk == 0) return "BM and BK must be >= 1";
     // Divisors of the rules that follow: checked before any of them is used.
-    if (tiling(c).mmaM == 0 || tiling(c).mmaN == 0 || tiling(c).mmaK == 0 || tiling(c).warpsM == 0 || tiling(c).warpsN == 0)
+    if (t.mmaM == 0 || t.mmaN == 0 || t.mmaK == 0 || t.warpsM == 0 || t.warpsN == 0)
         return "the instruction shape and the subgroup counts must be >= 1";
     return "";
 }
 
 std::string coopMatDeviceSupport(const KernelConfig& c, const DeviceInfo& d) {
+    const CoopMatTiling& t = tiling(c);
     if (!d.coopMatKhr) return "device has no VK_KHR_cooperative_matrix";
     const ScalarType operand = operandType(c.path);
     if (operand == ScalarType::F16 && !(d.shaderFloat16 && d.storageBuffer16Bit))
@@ -56,11 +59,11 @@ std::string coopMatDeviceSupport(const KernelConfig& c, const DeviceInfo& d) {
     if (operand == ScalarType::BF16 && !d.shaderBFloat16) return "device lacks bf16 shader support";
     bool listed = false;
     for (const auto& s : d.coopMatShapes)
-        listed |= s.m == tiling(c).mmaM && s.n == tiling(c).mmaN && s.k == tiling(c).mmaK && s.a == operand && s.b == operand &&
+        listed |= s.m == t.mmaM && s.n == t.mmaN && s.k == t.mmaK && s.a == operand && s.b == operand &&
                   s.c == ScalarType::F32 && s.result == ScalarType::F32;
     if (!listed)
-        return "device does not list the shape " + std::to_string(tiling(c).mmaM) + "x" + std::to_string(tiling(c).mmaN) + "x" +
-               std::to_string(tiling(c).mmaK) + " " + toString(operand) + "->f32";
+        return "device does not list the shape " + std::to_string(t.mmaM) + "x" + std::to_string(t.mmaN) + "x" +
+               std::to_string(t.mmaK) + " " + toString(operand) + "->f32";
     // The kernels map subgroups to warp tiles, so the subgroup size must be guaranteed: either
     // required through subgroup size control, or the only size the device has.
     if (c.subgroupSize == 0) return "cooperative-matrix configs name their subgroup size";
@@ -78,27 +81,30 @@ std::string coopMatDeviceSupport(const KernelConfig& c, const DeviceInfo& d) {
 }
 
 std::string coopMatTileRules(const KernelConfig& c) {
-    if (tiling(c).warpsM == 0 || tiling(c).warpsN == 0 || c.bm % (tiling(c).warpsM * tiling(c).mmaM) || c.bn % (tiling(c).warpsN * tiling(c).mmaN))
+    const CoopMatTiling& t = tiling(c);
+    if (t.warpsM == 0 || t.warpsN == 0 || c.bm % (t.warpsM * t.mmaM) || c.bn % (t.warpsN * t.mmaN))
         return "tile is not a whole number of subgroup tiles";
-    if (c.bk % tiling(c).mmaK) return "BK must be a multiple of the instruction's K";
-    if (tiling(c).stages < 1 || tiling(c).stages > 4) return "stages must be 1..4";
+    if (c.bk % t.mmaK) return "BK must be a multiple of the instruction's K";
+    if (t.stages < 1 || t.stages > 4) return "stages must be 1..4";
     return "";
 }
 
 uint32_t coopMatThreads(const KernelConfig& c) {
-    const auto threads = checkedProductU64({tiling(c).warpsM, tiling(c).warpsN, c.subgroupSize});
+    const CoopMatTiling& t = tiling(c);
+    const auto threads = checkedProductU64({t.warpsM, t.warpsN, c.subgroupSize});
     if (!threads || *threads > 0xffffffffull)
         throw invalidArgument("config threads",
-                              "warpsM*warpsN*subgroupSize = " + std::to_string(tiling(c).warpsM) + "*" + std::to_string(tiling(c).warpsN) +
+                              "warpsM*warpsN*subgroupSize = " + std::to_string(t.warpsM) + "*" + std::to_string(t.warpsN) +
                                   "*" + std::to_string(c.subgroupSize),
                               "does not fit 32 bits");
     return uint32_t(*threads);
 }
 
 std::string coopMatNameHead(const KernelConfig& c) {
+    const CoopMatTiling& t = tiling(c);
     std::ostringstream s;
-    s << toString(c.path) << " " << c.bm << "x" << c.bn << "x" << c.bk << " warps " << tiling(c).warpsM << "x" << tiling(c).warpsN
-      << " mma " << tiling(c).mmaM << "x" << tiling(c).mmaN << "x" << tiling(c).mmaK << " stages " << tiling(c).stages;
+    s << toString(c.path) << " " << c.bm << "x" << c.bn << "x" << c.bk << " warps " << t.warpsM << "x" << t.warpsN
+      << " mma " << t.mmaM << "x" << t.mmaN << "x" << t.mmaK << " stages " << t.stages;
     return s.str();
 }
 
@@ -122,14 +128,15 @@ std::vector<KernelConfig> stageNeighbours(const KernelConfig& c) {
 }
 
 std::vector<KernelConfig> warpLayoutNeighbours(const KernelConfig& c) {
+    const CoopMatTiling& t = tiling(c);
     // Same tile, other subgroup layouts; accumulator fragments per subgroup bounded as the
     // candidate lists bound them.
     std::vector<KernelConfig> out;
     for (uint32_t wm : {1u, 2u, 4u, 8u})
         for (uint32_t wn : {1u, 2u, 3u, 4u}) {
-            if (wm == tiling(c).warpsM && wn == tiling(c).warpsN) continue;
-            if (c.bm % (wm * tiling(c).mmaM) || c.bn % (wn * tiling(c).mmaN)) continue;
-            const uint32_t frags = (c.bm / wm / tiling(c).mmaM) * (c.bn / wn / tiling(c).mmaN);
+            if (wm == t.warpsM && wn == t.warpsN) continue;
+            if (c.bm % (wm * t.mmaM) || c.bn % (wn * t.mmaN)) continue;
+            const uint32_t frags = (c.bm / wm / t.mmaM) * (c.bn / wn / t.mmaN);
             if (frags == 0 || frags > 32) continue;
             KernelConfig v = c;
             tiling(v).warpsM = wm, tiling(v).warpsN = wn;
@@ -139,9 +146,10 @@ std::vector<KernelConfig> warpLayoutNeighbours(const KernelConfig& c) {
 }
 
 std::vector<KernelConfig> shapeNeighbours(const KernelConfig& c, const DeviceInfo& d, bool bRegisters) {
+    const CoopMatTiling& t = tiling(c);
     std::vector<KernelConfig> out;
     for (const auto& s : operandShapes(c.path, d)) {
-        if (s.m == tiling(c).mmaM && s.n == tiling(c).mmaN && s.k == tiling(c).mmaK) continue;
+        if (s.m == t.mmaM && s.n == t.mmaN && s.k == t.mmaK) continue;
         KernelConfig v = c;
         tiling(v).mmaM = s.m, tiling(v).mmaN = s.n, tiling(v).mmaK = s.k;
         if (bRegisters) {  // one subgroup per MMA_N columns
