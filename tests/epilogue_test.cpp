@@ -137,6 +137,57 @@ TEST_P(FusedEpilogue, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Families, FusedEpilogue, ::testing::ValuesIn(allCases()),
                          [](const auto& info) { return caseName(info.param); });
 
+// A batch split into chunks (narrowProfile's 1 MiB buffers): the residual is bound chunk by chunk
+// like the output (separate and in place).
+TEST(Epilogue, ChunkedBatchesReadTheirOwnResidual) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device, false, narrowProfile()).context;
+    ConvProblem p;
+    p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
+    p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
+    p.epilogue.activation = Activation::Relu6;
+    p.epilogue.residual = true;
+    p.epilogue.beta = 0.5f;
+    ConvOptions options;
+    options.precision = Precision::Fp32;
+    for (bool inPlace : {false, true}) {
+        const CheckResult r = checkConvWith(ctx, {"chunked_epilogue", p, 9900}, options, "fp32, narrow profile", inPlace);
+        EXPECT_THAT(r.describe, ::testing::Not(::testing::HasSubstr(" 1 chunk(s)"))) << r.report;
+        VKCONV_EXPECT_CHECK_PASSED(r);
+    }
+}
+
+// The same through the channels-last kernel with split-K, where the device has cooperative matrices.
+TEST(Epilogue, ChunkedSplitKAppliesItPerChunk) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device, false, narrowProfile()).context;
+    ConvProblem p;
+    p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
+    p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
+    p.epilogue.activation = Activation::Silu;
+    p.epilogue.residual = true;
+    p.epilogue.alpha = 0.5f;
+    ConvOptions options;
+    std::optional<KernelConfig> split = bestCandidate(Path::CoopMatF16, ctx.device(), p, [](const KernelConfig& k) {
+        // BK 32: C = 40 padded to 64 makes 2 slices a tap, 18 in all, which 2 splits divide (the
+        // narrow profile allows 2 workgroups along Z).
+        return k.is<ChannelsLastNhwcKernel>() && k.splits() == 1 && k.bk == 32;
+    });
+    if (!split) {
+        const std::string why = "no channels-last configuration on '" + ctx.device().name + "' (cooperative matrices?)";
+        if (requireCoopMat()) FAIL() << why;
+        GTEST_SKIP() << why;
+    }
+    detail::channelsLast(*split).splitK = 2;
+    ASSERT_EQ(canImplement(*split, ctx.device(), p), "") << split->str();
+    options.config = split;
+    const CheckResult r = checkConvWith(ctx, {"chunked_epilogue_splitk", p, 9901}, options, "split-K, narrow profile");
+    EXPECT_THAT(r.describe, ::testing::Not(::testing::HasSubstr(" 1 chunk(s)"))) << r.report;
+    VKCONV_EXPECT_CHECK_PASSED(r);
+}
+
 // The epilogue's own rules, without a device.
 TEST(Epilogue, NamesValuesAndErrors) {
     for (Activation a : kActivations) EXPECT_EQ(activationFromString(toString(a)), a);
