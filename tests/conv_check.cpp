@@ -1,4 +1,3 @@
-#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "conv_check.hpp"
 
 #include <atomic>
@@ -6,10 +5,11 @@
 #include <optional>
 #include <sstream>
 
-#include "select/config_select.hpp"  // src/: the bf16 and packed variants' configurations
-#include "kernels/grouped_direct/grouped_direct.hpp"  // src/: which problems the grouped direct kernel serves
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "kernels/coopmat_packed/packed_input.hpp"   // src/: which problems the packed loader serves
+#include "kernels/grouped_direct/grouped_direct.hpp"  // src/: which problems the grouped direct kernel serves
 #include "runtime/tensor_impl.hpp"    // src/: the output's buffer, to add a guard region after it
+#include "select/config_select.hpp"  // src/: the forced loaders' configurations
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"

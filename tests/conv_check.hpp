@@ -60,9 +60,7 @@ uint64_t guardWordsChanged(const Context& context, const Tensor& out);
 // ends, so that scripts/test.sh can check it against coopMatCasesIntended()).
 uint64_t coopMatCasesRan();
 
-// How a case picks its path: Precision::Fp32, Precision::Fast (the best cooperative-matrix path),
-// or the bf16 cooperative-matrix path forced through its heuristic configuration (registered
-// only on devices that have it besides f16, where Fast would never pick it).
+// How a case picks its path: Precision::Fp32, or Precision::Fast (the best cooperative-matrix path).
 // PackedBRegisters forces the packed-input loader (B in registers) through its best heuristic
 // configuration; registered only where the device has cooperative matrices and such a
 // configuration fits the problem. Nhwc forces the channels-last loader (the general
@@ -98,7 +96,7 @@ CheckResult checkConvWith(const Context& context, const NamedProblem& problem, c
                           const std::string& label, bool residualInPlace = false);
 
 // Runs `problem` as `variant` on `context`. When the variant's path is not available (Fast on a
-// device or problem without a cooperative-matrix path, bf16 without a configuration), returns
+// device or problem without a cooperative-matrix path, a forced loader without a configuration), returns
 // ran = false with the reason instead of running the fp32 fallback a second time.
 CheckResult checkConv(const Context& context, const NamedProblem& problem, Variant variant);
 
@@ -124,7 +122,6 @@ std::string caseName(const ConvCase& c);
 
 // Reports a path that is not available: a skip (with the reason), or a failure when
 // VKCONV_REQUIRE_COOPMAT=1 says the fast path must run on cooperative matrices here.
-// (bf16 cases exist only where the device lists bf16 shapes, so they never skip for lack of it.)
 #define VKCONV_SKIP_UNAVAILABLE(result)                                                        \
     do {                                                                                       \
         if (::vkconv::test::requireCoopMat() && !(result).limitedByProfile)                    \

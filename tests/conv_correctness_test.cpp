@@ -1,7 +1,6 @@
 // The correctness suite: every problem of test_problems.cpp on every Vulkan device, with
-// Precision::Fp32 and Precision::Fast (the cooperative-matrix path where the device has one; also
-// the forced bf16 path where a device has it besides f16), compared with the double-precision
-// reference within errorBound(path).
+// Precision::Fp32 and Precision::Fast (the cooperative-matrix path where the device has one) and
+// each loader forced, compared with the double-precision reference within errorBound(path).
 #include <gtest/gtest.h>
 
 #include "conv_check.hpp"

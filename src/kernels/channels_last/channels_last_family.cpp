@@ -2,11 +2,11 @@
 // loaders, each a family: NHWC, where a pre-pass packs the input as fp16 channels-last (any
 // problem of one group), and NCHW, which reads the fp32 NCHW input directly (convolutions
 // without padding). Both split K over workgroups where the grid is too small (split_k.hpp).
-#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/families.hpp"
 
 #include <cstdio>
 
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nchw_input.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
 #include "kernels/channels_last/split_k.hpp"

@@ -1,13 +1,13 @@
-#include "kernels/common/device_rules.hpp"  // the tiles (src/kernels/rules/defaults.json)
-#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nchw_input.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/common/device_fill.hpp"  // tileGrid, tileWaves
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
 #include "kernels/channels_last/split_k.hpp"  // deepPointwiseNchwSplit, pointwiseTiles64
+#include "kernels/common/device_fill.hpp"  // tileGrid, tileWaves
+#include "kernels/common/device_rules.hpp"  // the tiles (src/kernels/rules/defaults.json)
 
 namespace vkconv::detail {
 

@@ -1,8 +1,9 @@
-#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "kernels/channels_last/channels_last_params.hpp"
 
 namespace vkconv::detail {
 

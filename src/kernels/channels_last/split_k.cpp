@@ -1,11 +1,11 @@
-#include "kernels/common/device_rules.hpp"
-#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/split_k.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
+#include "kernels/common/device_rules.hpp"
 
 namespace vkconv::detail {
 
