@@ -137,17 +137,23 @@ TEST_P(FusedEpilogue, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Families, FusedEpilogue, ::testing::ValuesIn(allCases()),
                          [](const auto& info) { return caseName(info.param); });
 
-// A batch split into chunks (narrowProfile's 1 MiB buffers): the residual is bound chunk by chunk
-// like the output (separate and in place).
+// A 3x3 stride-2 problem whose batch of 7 narrowProfile's 1 MiB buffers split into chunks, with a
+// residual.
+ConvProblem chunkedResidualProblem() {
+    ConvProblem p;
+    p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
+    p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
+    p.epilogue.residual = true;
+    return p;
+}
+
+// A batch split into chunks: the residual is bound chunk by chunk like the output (separate and
+// in place).
 TEST(Epilogue, ChunkedBatchesReadTheirOwnResidual) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device, false, narrowProfile()).context;
-    ConvProblem p;
-    p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
-    p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
-    p.epilogue.activation = Activation::Relu6;
-    p.epilogue.residual = true;
+    ConvProblem p = chunkedResidualProblem();
     p.epilogue.beta = 0.5f;
     ConvOptions options;
     options.precision = Precision::Fp32;
@@ -163,11 +169,8 @@ TEST(Epilogue, ChunkedSplitKAppliesItPerChunk) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device, false, narrowProfile()).context;
-    ConvProblem p;
-    p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
-    p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
+    ConvProblem p = chunkedResidualProblem();
     p.epilogue.activation = Activation::Silu;
-    p.epilogue.residual = true;
     p.epilogue.alpha = 0.5f;
     ConvOptions options;
     std::optional<KernelConfig> split = bestCandidate(Path::CoopMatF16, ctx.device(), p, [](const KernelConfig& k) {

@@ -24,7 +24,8 @@ enum class Activation {
 // "identity", "relu", "relu6", "clamp", "leaky_relu", "sigmoid", "silu", "gelu", "gelu_tanh",
 // "hardswish"
 const char* toString(Activation activation);
-Activation activationFromString(const std::string& name);  // throws InvalidArgument naming it
+// Throws InvalidArgument naming `field` (the caller's name for the argument) and the value.
+Activation activationFromString(const std::string& name, const std::string& field = "activation");
 
 struct Epilogue {
     Activation activation = Activation::Identity;

@@ -105,20 +105,21 @@ public:
         checkWeightShapes(weightShape_, b ? &b->shape : nullptr, geometry_.groups);
     }
 
-    ConvProblem problemFor(const std::vector<int64_t>& x, bool residual = false) const {
+    // The problem of input shape x, with this Conv2d's epilogue and no residual (a call with one
+    // sets epilogue.residual).
+    ConvProblem problemFor(const std::vector<int64_t>& x) const {
         const std::vector<int64_t> b{weightShape_[0]};
         ConvProblem p = buildProblem(x, weightShape_, hasBias_ ? &b : nullptr, geometry_);
         p.epilogue = epilogue_;
-        p.epilogue.residual = residual;
         return p;
     }
 
     nb::ndarray<nb::numpy, float> call(nb::handle x, nb::handle residual) {
         HostArray a = importArray(x, "x", /*deferConversion=*/true);
         bool unbatched = false;
-        const std::vector<int64_t> shape = batchedShape(a.shape, unbatched);
-        const std::optional<HostArray> z = importResidual(residual, resultShape(problemFor(shape), unbatched));
-        const ConvProblem p = problemFor(shape, z.has_value());
+        ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        const std::optional<HostArray> z = importResidual(residual, resultShape(p, unbatched));
+        p.epilogue.residual = z.has_value();
         // Planned first: a problem the device cannot run is refused (naming the limit) before
         // any host memory is spent on converting x or on the result.
         {
@@ -224,9 +225,8 @@ nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::han
     bool unbatched = false;
     ConvProblem p = buildProblem(batchedShape(xa.shape, unbatched), wa.shape, ba ? &ba->shape : nullptr, g);
     const std::optional<HostArray> z = importResidual(residual, resultShape(p, unbatched));
-    p.epilogue = epilogue;
+    p.epilogue = epilogue;  // validated by parseEpilogue
     p.epilogue.residual = z.has_value();
-    p.validate();
     nb::object ctxObject = context.is_none() ? defaultContext() : nb::borrow(context);
     PyContext* pyContext = nullptr;
     if (!nb::try_cast(ctxObject, pyContext) || !pyContext)

@@ -25,13 +25,13 @@ const char* toString(Activation activation) {
     return "?";
 }
 
-Activation activationFromString(const std::string& name) {
+Activation activationFromString(const std::string& name, const std::string& field) {
     std::string known;
     for (const auto& [a, n] : kNames) {
         if (name == n) return a;
         known += (known.empty() ? "" : ", ") + std::string(n);
     }
-    throw invalidArgument("activation", name, "expected one of " + known);
+    throw invalidArgument(field, name, "expected one of " + known);
 }
 
 void Epilogue::validate() const {

@@ -116,6 +116,10 @@ KernelParams paramsNamed(const std::string& name, std::index_sequence<I...>) {
 
 }  // namespace
 
+bool isFlatConfig(const json& j) {
+    return j.is_object() && !j.contains("kernel") && (j.contains("aLoader") || j.contains("fp32Kernel"));
+}
+
 json configObject(const KernelConfig& c) {
     json j{{"path", toString(c.path)}, {"bm", c.bm},     {"bn", c.bn},
            {"bk", c.bk},               {"subgroupSize", c.subgroupSize}, {"kernel", c.kernel()}};
@@ -127,7 +131,7 @@ json configObject(const KernelConfig& c) {
 
 KernelConfig configFromObject(const json& j) {
     if (!j.is_object()) throw invalidArgument("config", jsonExcerpt(j), "expected an object");
-    if (!j.contains("kernel") && (j.contains("aLoader") || j.contains("fp32Kernel")))
+    if (isFlatConfig(j))
         throw invalidArgument("config.kernel", "missing",
                               "written by an older vkconv, before each kernel had parameters of its own (sweep again)");
     auto text = [&](const char* field) {

@@ -10,6 +10,9 @@
 namespace vkconv::detail {
 
 nlohmann::json configObject(const KernelConfig& config);
+// Whether `object` is a configuration of the flat form older vkconv wrote (tuning cache format 2:
+// every kernel's fields in one object, with "aLoader" and "fp32Kernel", no "kernel").
+bool isFlatConfig(const nlohmann::json& object);
 // Throws vkconv::Error (InvalidArgument) naming the field ("config.bm") and its value.
 KernelConfig configFromObject(const nlohmann::json& object);
 

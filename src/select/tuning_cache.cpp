@@ -35,6 +35,7 @@ namespace vkconv {
 using nlohmann::json;
 using detail::configFromObject;
 using detail::configObject;
+using detail::isFlatConfig;
 
 namespace {
 
@@ -250,8 +251,7 @@ std::optional<TuningEntry> TuningCache::find(const DeviceInfo& device, const Con
         entry = entryFromObject(d->at("entries").at(pk));
     } catch (const Error& e) {
         const json& stored = d->at("entries").at(pk);
-        const json config = stored.is_object() ? stored.value("config", json()) : json();
-        if (config.is_object() && !config.contains("kernel") && config.contains("aLoader"))
+        if (stored.is_object() && isFlatConfig(stored.value("config", json())))
             return ignored("tuning cache entry for this problem was written by an older vkconv (tuning cache format 2, "
                            "before each kernel had parameters of its own); ignored (sweep again)");
         return ignored(std::string("tuning cache entry for this problem is malformed (") + e.what() + "); ignored");

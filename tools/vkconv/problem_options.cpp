@@ -116,14 +116,7 @@ float parseFloat(const std::string& flag, const std::string& text) {
 
 void applyEpilogueFlags(const ProblemFlags& f, ConvProblem& p) {
     Epilogue& e = p.epilogue;
-    if (f.given("--activation")) {
-        try {
-            e.activation = activationFromString(f.activation);
-        } catch (const Error& err) {
-            const std::string what = err.what(), tail = what.substr(what.find(": ") + 2);
-            throw invalidArgument("--activation", f.activation, tail);
-        }
-    }
+    if (f.given("--activation")) e.activation = activationFromString(f.activation, "--activation");
     if (f.given("--alpha")) e.alpha = parseFloat("--alpha", f.alpha);
     e.residual = f.given("--residual");
     if (f.given("--beta")) {
