@@ -144,16 +144,17 @@ constexpr uint32_t kGuardPattern = 0x7fc0dead;  // a NaN with a payload no kerne
 
 void poisonWithGuard(const Context& context, Tensor& out) {
     detail::TensorImpl& impl = out.impl();
-    impl.buffer = detail::Buffer(*context.impl(), (impl.elements + kGuardWords) * 4, detail::Buffer::Kind::DeviceLocal);
+    const uint64_t guardAt = (out.bytes() + 3) / 4 * 4;  // the first word past the tensor's bytes
+    impl.buffer = detail::Buffer(*context.impl(), guardAt + kGuardWords * 4, detail::Buffer::Kind::DeviceLocal);
     out.fill(std::nanf(""));  // any element the kernel never writes stays NaN and fails
     const std::vector<uint32_t> guard(kGuardWords, kGuardPattern);
-    detail::uploadToBuffer(*context.impl(), impl.buffer, impl.elements * 4, guard.data(), kGuardWords * 4);
+    detail::uploadToBuffer(*context.impl(), impl.buffer, guardAt, guard.data(), kGuardWords * 4);
 }
 
 uint64_t guardWordsChanged(const Context& context, const Tensor& out) {
     const detail::TensorImpl& impl = out.impl();
     std::vector<uint32_t> guard(kGuardWords);
-    detail::downloadFromBuffer(*context.impl(), impl.buffer, impl.elements * 4, guard.data(), kGuardWords * 4);
+    detail::downloadFromBuffer(*context.impl(), impl.buffer, (out.bytes() + 3) / 4 * 4, guard.data(), kGuardWords * 4);
     uint64_t changed = 0;
     for (uint32_t w : guard) changed += w != kGuardPattern;
     return changed;
@@ -200,36 +201,58 @@ std::string caseName(const ConvCase& c) {
     return device + "_" + variantName(c.variant) + "_" + c.problem.name;
 }
 
+namespace {
+
+// The values a tensor of `type` holds for `values`: fp16's rounding where it is f16.
+std::vector<float> asHeld(std::vector<float> values, DataType type) {
+    if (type == DataType::F16)
+        for (float& v : values) v = floatFromHalf(halfFromFloat(v));
+    return values;
+}
+
+// A tensor of the logical shape and format holding `nchw` (NCHW order).
+Tensor tensorOf(const Context& context, const std::array<int64_t, 4>& shape, const TensorFormat& format,
+                const std::vector<float>& nchw) {
+    Tensor t(context, {shape.begin(), shape.end()}, format);
+    t.upload(relayout(nchw.data(), nchw.size(), shape, Layout::NCHW, format.layout));
+    return t;
+}
+
+}  // namespace
+
 CheckResult checkConvWith(const Context& context, const NamedProblem& named, const ConvOptions& options,
                           const std::string& label, bool residualInPlace) {
     const ConvProblem& p = named.problem;
-    // Distinct streams for input, weights and bias, all derived from the case's seed.
-    const std::vector<float> input = randomValues(named.seed * 3 + 0, size_t(p.inputElements()));
+    // Distinct streams for input, weights and bias, all derived from the case's seed; the input
+    // and the residual as their tensors hold them (the reference gets the same values).
+    const std::vector<float> input =
+        asHeld(randomValues(named.seed * 3 + 0, size_t(p.inputElements())), p.inputFormat.type);
     const std::vector<float> weight = randomValues(named.seed * 3 + 1, size_t(p.weightElements()));
     const std::vector<float> bias =
         p.bias ? randomValues(named.seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
 
     const std::vector<float> residual = p.epilogue.residual
-                                            ? randomValues(named.seed * 3 + 0x5eed, size_t(p.outputElements()))
+                                            ? asHeld(randomValues(named.seed * 3 + 0x5eed, size_t(p.outputElements())),
+                                                     p.outputFormat.type)
                                             : std::vector<float>{};
 
     Conv2d conv(context, p, weight, bias, options);
-    Tensor in(context, {p.batch, p.inChannels, p.height, p.width});
+    Tensor in = tensorOf(context, p.inputShape(), p.inputFormat, input);
     const auto outShape = p.outputShape();
-    Tensor out(context, {outShape.begin(), outShape.end()});
-    in.upload(input);
+    Tensor out(context, {outShape.begin(), outShape.end()}, p.outputFormat);
     poisonWithGuard(context, out);
     if (!p.epilogue.residual) {
         conv.run(in, out);
     } else if (residualInPlace) {
-        out.upload(residual);  // the elements only: the guard after them stays poisoned
+        // The elements only: the guard after them stays poisoned.
+        out.upload(relayout(residual.data(), residual.size(), outShape, Layout::NCHW, p.outputFormat.layout));
         conv.run(in, out, out);
     } else {
-        Tensor z(context, {outShape.begin(), outShape.end()});
-        z.upload(residual);
+        Tensor z = tensorOf(context, outShape, p.outputFormat, residual);
         conv.run(in, out, z);
     }
-    const std::vector<float> got = out.download();
+    const std::vector<float> held = out.download();
+    const std::vector<float> got = relayout(held.data(), held.size(), outShape, p.outputFormat.layout, Layout::NCHW);
     const std::vector<double> ref = referenceConv2d(p, input.data(), weight.data(), p.bias ? bias.data() : nullptr,
                                                     0, -1, p.epilogue.residual ? residual.data() : nullptr);
 
@@ -239,9 +262,9 @@ CheckResult checkConvWith(const Context& context, const NamedProblem& named, con
     result.config = conv.config().str();
     result.describe = conv.describe();
     result.error = relativeError(got.data(), ref);
-    result.bound = errorBound(result.path);
+    result.bound = errorBound(result.path, p.outputFormat);
     result.elementError = maxElementError(got.data(), ref);
-    result.elementBound = elementErrorBound(result.path);
+    result.elementBound = elementErrorBound(result.path, p.outputFormat);
     result.guardWordsChanged = guardWordsChanged(context, out);
     std::ostringstream report;
     report << "problem " << named.name << ": " << p.str() << "\n  seed " << named.seed << ", " << label

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "conv_check.hpp"
+#include "family_cases.hpp"
 #include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "test_devices.hpp"
 #include "test_problems.hpp"
@@ -30,23 +31,6 @@ constexpr Activation kActivations[] = {Activation::Identity, Activation::Relu,  
                                        Activation::Clamp,    Activation::LeakyRelu, Activation::Sigmoid,
                                        Activation::Silu,     Activation::GeluErf,   Activation::GeluTanh,
                                        Activation::HardSwish};
-
-// A kernel family as a test forces it: its name, its path, and whether K is split.
-struct Family {
-    const char* kernel;
-    Path path;
-    bool splitK = false;
-    const char* tag;
-};
-const Family kFamilies[] = {
-    {"fp32-gemm", Path::Fp32, false, "gemm"},
-    {"grouped-direct", Path::Fp32, false, "direct"},
-    {"coopmat-gather", Path::CoopMatF16, false, "gather"},
-    {"coopmat-packed", Path::CoopMatF16, false, "packed"},
-    {"channels-last-nhwc", Path::CoopMatF16, false, "nhwc"},
-    {"channels-last-nhwc", Path::CoopMatF16, true, "nhwc_splitk"},
-    {"channels-last-nchw", Path::CoopMatF16, false, "nchw"},
-};
 
 enum class Residual { None, Separate, InPlace };
 
@@ -80,18 +64,6 @@ std::string caseName(const EpilogueCase& c) {
 
 void PrintTo(const EpilogueCase& c, std::ostream* os) { *os << caseName(c); }
 
-// The family's problem: a dense 3x3 without padding (which every dense family serves, the NCHW
-// loader included), or a depthwise 3x3 for the grouped direct kernel.
-ConvProblem problemFor(const Family& f) {
-    ConvProblem p;
-    p.batch = 2, p.inChannels = 16, p.height = 10, p.width = 11, p.outChannels = 24;
-    p.kernelH = p.kernelW = 3;
-    if (std::string(f.kernel) == "grouped-direct") {
-        p.outChannels = 16, p.groups = 16, p.padH = p.padW = 1;
-    }
-    return p;
-}
-
 class FusedEpilogue : public ::testing::TestWithParam<EpilogueCase> {};
 
 TEST_P(FusedEpilogue, MatchesReference) {
@@ -99,29 +71,16 @@ TEST_P(FusedEpilogue, MatchesReference) {
     ASSERT_GE(c.device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(c.device).context;
     const Family& family = kFamilies[c.family];
-    ConvProblem p = problemFor(family);
+    ConvProblem p = familyProblem(family);
     p.epilogue.activation = c.activation;
     p.epilogue.alpha = c.alpha;
     p.epilogue.beta = c.beta;
     p.epilogue.residual = c.residual != Residual::None;
     p.epilogue.lower = -0.5f, p.epilogue.upper = 0.75f;  // clamp's
     p.epilogue.slope = 0.2f;                             // leaky relu's
-    std::optional<KernelConfig> config = bestCandidate(family.path, ctx.device(), p, [&](const KernelConfig& k) {
-        return std::string(k.kernel()) == family.kernel && k.splits() == 1;
-    });
-    if (config && family.splitK) {  // the first split the K slices divide into
-        for (uint32_t split = 2; split <= 9; ++split) {
-            detail::channelsLast(*config).splitK = split;
-            if (canImplement(*config, ctx.device(), p).empty()) break;
-        }
-        if (!canImplement(*config, ctx.device(), p).empty()) config.reset();
-    }
+    std::string why;
+    const std::optional<KernelConfig> config = familyConfig(family, ctx.device(), p, why);
     if (!config) {
-        const std::string why = std::string("no ") + family.kernel + (family.splitK ? " split-K" : "") +
-                                " configuration on '" + ctx.device().name + "'" +
-                                (family.path == Path::CoopMatF16 && !ctx.device().coopMatKhr
-                                     ? " (no VK_KHR_cooperative_matrix)"
-                                     : "");
         if (family.path == Path::CoopMatF16 && requireCoopMat()) FAIL() << why;
         GTEST_SKIP() << why;
     }

@@ -49,6 +49,15 @@ namespace detail {
 struct Diagnostics;  // vkconv's own diagnostics tools (kernel-lab --skip); not part of the API
 }
 
+// The weights as the caller holds them: problem.weightElements() values of `type` (f32: floats,
+// f16: fp16 bit patterns as uint16_t), (K, C/groups, R, S) in `layout`'s order. Read once, while
+// the Conv2d is built; the kernels get them packed in their own operand type and order.
+struct WeightData {
+    const void* data = nullptr;
+    DataType type = DataType::F32;
+    WeightLayout layout = WeightLayout::KCRS;
+};
+
 class Conv2d {
 public:
     // weight: KCRS (C per group), problem.weightElements() floats; bias: K floats, or null when
@@ -57,6 +66,10 @@ public:
            const float* bias, const ConvOptions& options = {});
     Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
            const std::vector<float>& bias, const ConvOptions& options = {});
+    // Weights of any type and layout (WeightData); bias: K floats, or null when problem.bias is
+    // false.
+    Conv2d(const Context& context, const ConvProblem& problem, const WeightData& weight, const float* bias,
+           const ConvOptions& options = {});
     // For vkconv's diagnostics tools only: the same, with parts of the kernel left out (its
     // results are then wrong; src/conv/diagnostics.hpp).
     Conv2d(const Context& context, const ConvProblem& problem, const float* weight, const float* bias,
@@ -65,11 +78,11 @@ public:
     Conv2d(Conv2d&&) noexcept;
     Conv2d& operator=(Conv2d&&) noexcept;
 
-    // output = epilogue(conv2d(input)); shapes must be problem().inputShape() / outputShape().
-    // Waits. A problem whose epilogue has a residual takes it in the overload below.
+    // output = epilogue(conv2d(input)); shapes must be problem().inputShape() / outputShape(),
+    // formats problem().inputFormat / outputFormat. Waits. A problem whose epilogue has a residual takes it in the overload below.
     void run(const Tensor& input, Tensor& output);
     // output = act(alpha * conv2d(input) + bias + beta * residual): the residual has the output's
-    // shape and may be `output` itself (an in-place residual add), never `input`.
+    // shape and format and may be `output` itself (an in-place residual add), never `input`.
     void run(const Tensor& input, Tensor& output, const Tensor& residual);
 
     // Bounds of the run counts (TimingOptions::warmupRuns, iterations): anything outside them is

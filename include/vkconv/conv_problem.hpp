@@ -1,7 +1,9 @@
-// The description of one conv2d forward: sizes, stride, padding, dilation, groups, bias, and the
-// fused epilogue (activation, scales, residual: epilogue.hpp). Layouts are fixed: activations
-// NCHW, weights KCRS (C per group), bias K, all fp32; the result is what PyTorch's
-// torch.nn.functional.conv2d returns for the same arguments, then the epilogue.
+// The description of one conv2d forward: sizes, stride, padding, dilation, groups, bias, the
+// element type and layout of the input and the output (the residual has the output's:
+// tensor_format.hpp), and the fused epilogue (activation, scales, residual: epilogue.hpp). The
+// bias is K fp32 values; the weights' type and layout are the host data's (Conv2d's WeightData).
+// The result is what PyTorch's torch.nn.functional.conv2d returns for the same arguments, then
+// the epilogue, rounded to the output's type.
 #pragma once
 
 #include <array>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "vkconv/epilogue.hpp"
+#include "vkconv/tensor_format.hpp"
 
 namespace vkconv {
 
@@ -25,6 +28,8 @@ struct ConvProblem {
     int64_t dilationH = 1, dilationW = 1;
     int64_t groups = 1;
     bool bias = true;
+    TensorFormat inputFormat;   // default f32/nchw
+    TensorFormat outputFormat;  // also the residual's
     Epilogue epilogue;  // the default: the bias add alone
 
     // Throws vkconv::Error (InvalidArgument) naming the first bad field and its value.
@@ -33,6 +38,7 @@ struct ConvProblem {
     int64_t outHeight() const;  // (H + 2*padH - dilationH*(R-1) - 1) / strideH + 1
     int64_t outWidth() const;
     bool strided() const { return strideH > 1 || strideW > 1; }
+    // Logical (N, C, H, W) shapes, whatever the layout.
     std::array<int64_t, 4> inputShape() const { return {batch, inChannels, height, width}; }
     std::array<int64_t, 4> weightShape() const {
         return {outChannels, groups > 0 ? inChannels / groups : 0, kernelH, kernelW};
@@ -51,10 +57,12 @@ struct ConvProblem {
     int64_t gemmN() const;
     int64_t gemmK() const;
     double flops() const;  // 2*M*N*K*groups multiply-adds (bias not counted)
-    double minBytes() const;  // fp32 input + weights + bias + output, each moved once
+    // Input and output in their types, fp32 weights and bias, each moved once.
+    double minBytes() const;
 
-    // "N=256 C=3 H=224 W=224 K=96 R=11 S=11 stride=4,4 pad=2,2 ...", then the epilogue's words
-    // where it is not the default ("... bias=yes relu residual").
+    // "N=256 C=3 H=224 W=224 K=96 R=11 S=11 stride=4,4 pad=2,2 ...", then the formats and the
+    // epilogue's words where they are not the default ("... bias=yes in=f16/nhwc out=f16/nhwc
+    // relu residual").
     std::string str() const;
 
     // The headline benchmark: the first layer of AlexNet.

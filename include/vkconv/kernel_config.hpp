@@ -7,6 +7,7 @@
 
 #include "vkconv/conv_problem.hpp"
 #include "vkconv/device_info.hpp"
+#include "vkconv/tensor_format.hpp"
 
 namespace vkconv {
 
@@ -151,6 +152,10 @@ private:
 double errorBound(Path path);
 // The per-element bound beside it: max |out - ref| / RMS(ref) (maxElementError in reference.hpp).
 double elementErrorBound(Path path);
+// The same for an output of `output`'s type: an fp16 output's rounding (2^-11 of each value)
+// bounds every path at fp16's bounds (1e-3, 1e-2 an element).
+double errorBound(Path path, const TensorFormat& output);
+double elementErrorBound(Path path, const TensorFormat& output);
 
 // CUTLASS's can_implement: empty if `config` can run `problem` on `device`, else the reason.
 std::string canImplement(const KernelConfig& config, const DeviceInfo& device,

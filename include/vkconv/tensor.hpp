@@ -1,4 +1,7 @@
-// A dense fp32 tensor in device memory. Upload and download go through a staging buffer.
+// A dense tensor in device memory: a shape, an element type and (for 4-D tensors) a layout
+// (tensor_format.hpp). A 4-D tensor's shape is its logical (N, C, H, W) whatever the layout; its
+// elements lie in memory, and upload and download take them, in the layout's order: (N, H, W, C)
+// for NHWC. Upload and download go through a staging buffer.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +9,7 @@
 #include <vector>
 
 #include "vkconv/context.hpp"
+#include "vkconv/tensor_format.hpp"
 
 namespace vkconv {
 
@@ -15,18 +19,28 @@ struct TensorImpl;
 
 class Tensor {
 public:
-    Tensor(const Context& context, std::vector<int64_t> shape);
+    // An NHWC layout needs a 4-D shape; an f16 tensor needs a device with 16-bit storage buffer
+    // access (DeviceInfo::storageBuffer16Bit). Otherwise vkconv::Error naming the field.
+    Tensor(const Context& context, std::vector<int64_t> shape, TensorFormat format = {});
 
     const std::vector<int64_t>& shape() const;
+    const TensorFormat& format() const;
     uint64_t elements() const;
-    uint64_t bytes() const { return elements() * sizeof(float); }
+    uint64_t bytes() const { return elements() * elementBytes(format().type); }
 
+    // fp32 values in the layout's order, converted to the tensor's type (f16: round to nearest
+    // even; beyond +-65504 they become +-inf).
     void upload(const float* data, uint64_t count);
     void upload(const std::vector<float>& data) { upload(data.data(), data.size()); }
+    // fp16 bit patterns, copied as they are: an f16 tensor only.
+    void uploadHalf(const uint16_t* data, uint64_t count);
+    // The elements as fp32 (exact from f16).
     void download(float* data, uint64_t count) const;
     std::vector<float> download() const;
-    // Elements [first, first + count) only, e.g. one image of a batch.
+    // Elements [first, first + count) in memory order only, e.g. one image of a batch.
     void downloadRange(uint64_t first, float* data, uint64_t count) const;
+    // The fp16 bit patterns of an f16 tensor.
+    void downloadHalf(uint16_t* data, uint64_t count) const;
     void fill(float value);  // e.g. NaN, to catch outputs a kernel never writes
 
     detail::TensorImpl& impl() const { return *impl_; }

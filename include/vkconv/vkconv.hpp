@@ -16,4 +16,5 @@
 #include "vkconv/pipeline_cache.hpp"
 #include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
+#include "vkconv/tensor_format.hpp"
 #include "vkconv/version.hpp"

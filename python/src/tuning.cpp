@@ -177,7 +177,7 @@ void bindConfig(nb::module_& m) {
         .def("__str__", &KernelConfig::str)
         .def("__repr__", [](const KernelConfig& c) { return "<vkconv.KernelConfig " + c.str() + ">"; });
 
-    m.def("error_bound", &errorBound, nb::arg("path"),
+    m.def("error_bound", nb::overload_cast<Path>(&errorBound), nb::arg("path"),
           "The relative error ||out - ref|| / ||ref|| the tests hold a path to: fp32 1e-5, coopmat-f16 1e-3.");
     m.def("can_implement", &canImplement, nb::arg("config"), nb::arg("device"), nb::arg("problem"),
           "'' if config can run problem on device, else the reason.");

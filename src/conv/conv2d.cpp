@@ -12,6 +12,7 @@
 #include "conv/conv2d_impl.hpp"
 #include "conv/diagnostics.hpp"
 #include "problem/conv_plan.hpp"
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/kernel_family.hpp"
 #include "runtime/pipeline.hpp"
 #include "runtime/tensor_impl.hpp"
@@ -41,6 +42,16 @@ ExecutionPlan planFor(const ConvProblem& problem, const DeviceInfo& device, cons
     return plan;
 }
 
+// A pre-pass's workgroups as an X x Y grid within the device's limits.
+std::array<uint32_t, 2> gridFor(uint64_t groups, const DeviceInfo& device, const char* what) {
+    const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
+    const uint64_t y = (groups + x - 1) / x;
+    if (y > device.maxWorkGroupCount[1])
+        throw Error(Error::Kind::Unsupported, std::string(what) + " needs " + std::to_string(groups) +
+                                                  " workgroups, more than the device's grid holds");
+    return {uint32_t(x), uint32_t(y)};
+}
+
 }  // namespace detail
 
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::vector<float>& weight,
@@ -62,6 +73,36 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::ve
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight,
                const float* bias, const ConvOptions& options)
     : Conv2d(context, problem, weight, bias, options, detail::Diagnostics{}) {}
+
+namespace {
+
+// The caller's weights as the KCRS fp32 values every family packs from.
+std::vector<float> kcrsWeights(const ConvProblem& p, const WeightData& w) {
+    p.validate();
+    if (!w.data) throw invalidArgument("weight.data", "null", "weights are required");
+    if (w.type != DataType::F32 && w.type != DataType::F16)
+        throw invalidArgument("weight.type", int(w.type), "not a DataType");
+    if (w.layout != WeightLayout::KCRS && w.layout != WeightLayout::KRSC)
+        throw invalidArgument("weight.layout", int(w.layout), "not a WeightLayout");
+    const uint64_t n = uint64_t(p.weightElements());
+    std::vector<float> values(n);
+    for (uint64_t i = 0; i < n; ++i)
+        values[i] = w.type == DataType::F32 ? static_cast<const float*>(w.data)[i]
+                                            : floatFromHalf(static_cast<const uint16_t*>(w.data)[i]);
+    if (w.layout == WeightLayout::KCRS) return values;
+    const uint64_t c = uint64_t(p.inChannels / p.groups), taps = uint64_t(p.kernelH) * p.kernelW;
+    std::vector<float> kcrs(n);
+    for (uint64_t k = 0; k < uint64_t(p.outChannels); ++k)
+        for (uint64_t t = 0; t < taps; ++t)
+            for (uint64_t ci = 0; ci < c; ++ci) kcrs[(k * c + ci) * taps + t] = values[(k * taps + t) * c + ci];
+    return kcrs;
+}
+
+}  // namespace
+
+Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const WeightData& weight, const float* bias,
+               const ConvOptions& options)
+    : Conv2d(context, problem, kcrsWeights(problem, weight).data(), bias, options) {}
 
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight, const float* bias,
                const ConvOptions& options, const detail::Diagnostics& diagnostics)
@@ -127,22 +168,25 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.debugSkip = diagnostics.skip;
         impl.why += "; DIAGNOSTIC: parts left out (mask " + std::to_string(diagnostics.skip) + "), results are wrong";
     }
+    if (!family.readsInput(c, problem.inputFormat)) {
+        impl.convertPipeline = impl.context->pipelines().get(convertInputKey(problem));
+        impl.convertedInput = Buffer(*impl.context, impl.plan.imagesPerChunk * convertedImageBytes(problem),
+                                     Buffer::Kind::DeviceLocal);
+        for (size_t i = 0; i < impl.plan.chunks.size(); ++i)
+            impl.convertGrid.push_back(
+                gridFor(convertInputWorkgroups(problem, impl.plan.chunkImages(i, problem.batch)), device, "converting the input"));
+        impl.why += std::string("; the input (") + problem.inputFormat.str() + ") converted to f32/nchw first, a pass of its own (the " +
+                    family.name() + " kernel reads f32/nchw only)";
+    }
     if (kernel.packInput) {
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
         // The tail past the last image is read only by outputs that are thrown away; zero it once
         // so that those reads are finite and defined.
         impl.packedInput = Buffer(*impl.context, (impl.plan.workspaceBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         fillBuffer(*impl.context, impl.packedInput, 0);
-        for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
-            const uint64_t images = impl.plan.chunkImages(i, problem.batch);
-            const uint64_t groups = kernel.packWorkgroups(images);
-            const uint64_t x = std::min<uint64_t>(groups, device.maxWorkGroupCount[0]);
-            const uint64_t y = (groups + x - 1) / x;
-            if (y > device.maxWorkGroupCount[1])
-                throw Error(Error::Kind::Unsupported, "packing the input needs " + std::to_string(groups) +
-                                                          " workgroups, more than the device's grid holds");
-            impl.packGrid.push_back({uint32_t(x), uint32_t(y)});
-        }
+        for (size_t i = 0; i < impl.plan.chunks.size(); ++i)
+            impl.packGrid.push_back(
+                gridFor(kernel.packWorkgroups(impl.plan.chunkImages(i, problem.batch)), device, "packing the input"));
     }
     if (kernel.reduce) {
         impl.reducePipeline = impl.context->pipelines().get(*kernel.reduce);

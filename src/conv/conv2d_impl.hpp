@@ -28,6 +28,13 @@ struct Conv2dImpl {
     uint64_t uniformWeightBytes = 0;  // PreparedKernel::uniformWeightBytes
     uint32_t debugSkip = 0;           // diagnostics: the parts left out (conv/diagnostics.hpp)
 
+    // An input the kernel's loader cannot read as it is (KernelFamily::readsInput): the pass that
+    // rewrites each chunk's input as fp32 NCHW into `convertedInput` first, which the passes
+    // after it read in the input's place, and its grid per chunk.
+    std::shared_ptr<ComputePipeline> convertPipeline;
+    Buffer convertedInput;
+    std::vector<std::array<uint32_t, 2>> convertGrid;
+
     // Packed loader only: the pass that packs each chunk's input into `packedInput` before the
     // conv reads it, its grid per chunk, and its descriptor sets.
     std::shared_ptr<ComputePipeline> packPipeline;
@@ -43,7 +50,7 @@ struct Conv2dImpl {
     // Descriptor sets for the last (input, output) pair; rebuilt when the tensors change.
     UniqueDescriptorPool pool;
     LiveToken poolLive;
-    std::vector<VkDescriptorSet> sets, packSets, reduceSets;
+    std::vector<VkDescriptorSet> sets, convertSets, packSets, reduceSets;
     uint64_t boundInput = 0, boundOutput = 0, boundResidual = 0;
 
     // Checks the tensors against the problem and binds them (descriptor sets per chunk); the
@@ -51,6 +58,12 @@ struct Conv2dImpl {
     void prepare(const Tensor& input, const Tensor& output, const Tensor* residual);
     void bindTensors(const TensorImpl& input, const TensorImpl& output, const TensorImpl* residual);
     void record(VkCommandBuffer cmd) const;
+
+private:
+    // The passes that rewrite chunk `chunk`'s input before the conv reads it (conversion,
+    // packing), with their barriers; `fenced`: a barrier was just recorded, so the earlier
+    // chunk's reads of what they overwrite need no other.
+    void recordInputPasses(VkCommandBuffer cmd, uint32_t chunk, const ChunkParams& params, bool fenced) const;
 };
 
 // The chunks and dispatches of `config` (a configuration canImplement accepted) for the problem.

@@ -20,11 +20,14 @@ std::string shapeString(const std::vector<int64_t>& s) {
 }
 
 void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_t, 4>& want,
-                 const ContextImpl* context) {
+                 const TensorFormat& format, const ContextImpl* context) {
     std::vector<int64_t> expected(want.begin(), want.end());
     if (t.shape != expected)
         throw invalidArgument(std::string(field) + " shape", shapeString(t.shape),
                               "expected " + shapeString(expected));
+    if (t.format != format)
+        throw invalidArgument(std::string(field) + " format", t.format.str(),
+                              "the problem's is " + format.str());
     if (t.context.get() != context)
         throw invalidArgument(field, "tensor", "belongs to another Context");
 }
@@ -32,8 +35,8 @@ void checkTensor(const char* field, const TensorImpl& t, const std::array<int64_
 }  // namespace
 
 void Conv2dImpl::prepare(const Tensor& input, const Tensor& output, const Tensor* residual) {
-    checkTensor("input", input.impl(), problem.inputShape(), context.get());
-    checkTensor("output", output.impl(), problem.outputShape(), context.get());
+    checkTensor("input", input.impl(), problem.inputShape(), problem.inputFormat, context.get());
+    checkTensor("output", output.impl(), problem.outputShape(), problem.outputFormat, context.get());
     // The kernels read the input while other workgroups write the output: the same tensor for
     // both would race and give a silently wrong result.
     if (input.impl().id == output.impl().id)
@@ -43,7 +46,7 @@ void Conv2dImpl::prepare(const Tensor& input, const Tensor& output, const Tensor
     if (!problem.epilogue.residual && residual)
         throw invalidArgument("residual", "a tensor", "the problem's epilogue has no residual (epilogue.residual is false)");
     if (residual) {
-        checkTensor("residual", residual->impl(), problem.outputShape(), context.get());
+        checkTensor("residual", residual->impl(), problem.outputShape(), problem.outputFormat, context.get());
         // Each output element's residual is read by the invocation that then writes it, so the
         // output itself may be the residual; the input, read by every workgroup, may not.
         if (residual->impl().id == input.impl().id)
@@ -57,16 +60,16 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output, 
     const uint64_t residualId = residual ? residual->id : 0;
     if (!sets.empty() && boundInput == input.id && boundOutput == output.id && boundResidual == residualId) return;
     VkDevice device = context->device;
-    const bool packed = packPipeline != nullptr, split = reducePipeline != nullptr;
-    const uint32_t setsPerChunk = 1 + (packed ? 1 : 0) + (split ? 1 : 0);
+    const bool converted = convertPipeline != nullptr, packed = packPipeline != nullptr,
+               split = reducePipeline != nullptr;
+    const size_t chunks = plan.chunks.size();
+    const size_t setsPerChunk = 1 + size_t(converted) + size_t(packed) + size_t(split);
     if (!pool) {
-        const uint32_t n = static_cast<uint32_t>(plan.chunks.size()) * setsPerChunk;
-        pool = context->pipelines().makeDescriptorPool(n);
+        pool = context->pipelines().makeDescriptorPool(static_cast<uint32_t>(chunks * setsPerChunk));
         poolLive = LiveToken(context->live.descriptorPools);
     } else {
         VKCONV_CHECK(vkResetDescriptorPool(device, pool.get(), 0));
     }
-    const size_t chunks = plan.chunks.size();
     std::vector<VkDescriptorSet> all(chunks * setsPerChunk, VK_NULL_HANDLE);
     std::vector<VkDescriptorSetLayout> layouts(all.size(), context->pipelines().setLayout());
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -74,9 +77,15 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output, 
     alloc.descriptorSetCount = static_cast<uint32_t>(all.size());
     alloc.pSetLayouts = layouts.data();
     VKCONV_CHECK(vkAllocateDescriptorSets(device, &alloc, all.data()));
-    sets.assign(all.begin(), all.begin() + chunks);
-    packSets.assign(all.begin() + chunks, all.begin() + chunks * (packed ? 2 : 1));
-    reduceSets.assign(all.begin() + chunks * (packed ? 2 : 1), all.end());
+    auto take = [&, next = all.begin()](bool used) mutable {
+        std::vector<VkDescriptorSet> part;
+        if (used) part.assign(next, next + chunks), next += chunks;
+        return part;
+    };
+    sets = take(true);
+    convertSets = take(converted);
+    packSets = take(packed);
+    reduceSets = take(split);
 
     // The weights as a uniform buffer too (binding 4), written only where the kernel reads them so.
     const VkDescriptorBufferInfo uniformWeights{weights.handle(), 0, uniformWeightBytes};
@@ -101,6 +110,7 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output, 
     for (size_t i = 0; i < chunks; ++i) {
         const ChunkBinding& chunk = plan.chunks[i];
         const VkDescriptorBufferInfo inputInfo{input.buffer.handle(), chunk.input.offset, chunk.input.range};
+        const VkDescriptorBufferInfo convertedInfo{convertedInput.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo packedInfo{packedInput.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo weightInfo{weights.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo biasInfo{bias.handle(), 0, VK_WHOLE_SIZE};
@@ -108,13 +118,16 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output, 
         const VkDescriptorBufferInfo partialsInfo{partials.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo residualInfo =
             residual ? VkDescriptorBufferInfo{residual->buffer.handle(), chunk.output.offset, chunk.output.range} : outputInfo;
-        // The packing pass reads the chunk's input (binding 0) and writes the packed input
-        // (binding 3); the conv then reads the packed input in its place. With split-K the conv
-        // writes the partials (binding 3), and the reduce pass reads them (binding 0) and writes
-        // the output.
-        write(sets[i], {packed ? packedInfo : inputInfo, weightInfo, biasInfo, split ? partialsInfo : outputInfo},
+        // Each pass reads binding 0 and writes binding 3. The input passes in order: the
+        // conversion reads the chunk's input and writes the converted input; the packing pass
+        // reads whichever of them the conv would have read, and writes the packed input; the
+        // conv reads the last of these. With split-K the conv writes the partials, and the
+        // reduce pass reads them and writes the output.
+        const VkDescriptorBufferInfo& convInput = converted ? convertedInfo : inputInfo;
+        if (converted) write(convertSets[i], {inputInfo, weightInfo, biasInfo, convertedInfo}, residualInfo);
+        if (packed) write(packSets[i], {convInput, weightInfo, biasInfo, packedInfo}, residualInfo);
+        write(sets[i], {packed ? packedInfo : convInput, weightInfo, biasInfo, split ? partialsInfo : outputInfo},
               residualInfo);
-        if (packed) write(packSets[i], {inputInfo, weightInfo, biasInfo, packedInfo}, residualInfo);
         if (split) write(reduceSets[i], {partialsInfo, weightInfo, biasInfo, outputInfo}, residualInfo);
     }
     boundInput = input.id;
@@ -122,25 +135,39 @@ void Conv2dImpl::bindTensors(const TensorImpl& input, const TensorImpl& output, 
     boundResidual = residualId;
 }
 
+void Conv2dImpl::recordInputPasses(VkCommandBuffer cmd, uint32_t chunk, const ChunkParams& params, bool fenced) const {
+    PipelineCache& pipelines = context->pipelines();
+    // The barrier before each pass keeps the previous chunk's reads of what it overwrites ahead
+    // of it; the one after makes what it wrote visible to the next pass.
+    auto pass = [&](const ComputePipeline& pipeline, VkDescriptorSet set, const std::array<uint32_t, 2>& grid,
+                    const ChunkParams& pushed) {
+        if (!fenced) barrierBeforeCompute(cmd);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(ChunkParams), &pushed);
+        vkCmdDispatch(cmd, grid[0], grid[1], 1);
+        barrierBeforeCompute(cmd);
+        fenced = true;  // the next pass follows this one's barrier
+    };
+    if (convertPipeline) pass(*convertPipeline, convertSets[chunk], convertGrid[chunk], params);
+    if (packPipeline) {
+        ChunkParams packed = params;
+        if (convertPipeline) packed.inOffset = 0;  // the converted images start at element 0
+        pass(*packPipeline, packSets[chunk], packGrid[chunk], packed);
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+}
+
 void Conv2dImpl::record(VkCommandBuffer cmd) const {
     PipelineCache& pipelines = context->pipelines();
+    const bool inputPasses = convertPipeline || packPipeline;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
-    uint32_t boundChunk = UINT32_MAX;
+    uint32_t boundChunk = UINT32_MAX;  // also: a barrier has just been recorded (the caller's, or the reduce's)
     for (size_t i = 0; i < plan.dispatches.size(); ++i) {
         const Dispatch& d = plan.dispatches[i];
-        if (packPipeline && d.chunk != boundChunk) {
-            // Pack this chunk's input. The barrier before it keeps the previous chunk's conv
-            // reads ahead of the overwrite; the one after makes the packed input visible.
-            if (boundChunk != UINT32_MAX) barrierBeforeCompute(cmd);
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, packPipeline->handle());
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
-                                    &packSets[d.chunk], 0, nullptr);
-            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                               sizeof(ChunkParams), &d.params);
-            vkCmdDispatch(cmd, packGrid[d.chunk][0], packGrid[d.chunk][1], 1);
-            barrierBeforeCompute(cmd);
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
-        }
+        ChunkParams params = d.params;
+        if (convertPipeline) params.inOffset = 0;  // the conv reads the converted images
+        if (inputPasses && d.chunk != boundChunk) recordInputPasses(cmd, d.chunk, d.params, boundChunk == UINT32_MAX);
         if (packPipeline && (debugSkip & 8u)) {  // diagnostics: time the packing alone
             boundChunk = d.chunk;
             continue;
@@ -150,8 +177,7 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
                                     &sets[d.chunk], 0, nullptr);
             boundChunk = d.chunk;
         }
-        vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                           sizeof(ChunkParams), &d.params);
+        vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(ChunkParams), &params);
         vkCmdDispatch(cmd, d.groupsX, d.groupsY, d.groupsZ);
         const bool lastOfChunk = i + 1 == plan.dispatches.size() || plan.dispatches[i + 1].chunk != d.chunk;
         if (reducePipeline && lastOfChunk) {
@@ -161,8 +187,7 @@ void Conv2dImpl::record(VkCommandBuffer cmd) const {
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reducePipeline->handle());
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
                                     &reduceSets[d.chunk], 0, nullptr);
-            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                               sizeof(ChunkParams), &d.params);
+            vkCmdPushConstants(cmd, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(ChunkParams), &params);
             vkCmdDispatch(cmd, reduceGroups[d.chunk], 1, 1);
             if (i + 1 < plan.dispatches.size()) {
                 barrierBeforeCompute(cmd);

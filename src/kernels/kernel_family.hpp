@@ -56,6 +56,10 @@ public:
     // library-wide checks (a valid problem, every field in range) have run before.
     virtual std::string canImplement(const KernelConfig& config, const DeviceInfo& device,
                                      const ConvProblem& problem) const = 0;
+    // Whether the kernel's loader reads an input of `format` as it is (fp32 NCHW only, unless
+    // the family says more). Where it does not, Conv2d converts the input first
+    // (kernels/common/tensor_io.hpp), and selection prefers a family of the path that does.
+    virtual bool readsInput(const KernelConfig&, const TensorFormat& format) const { return format.isDefault(); }
     virtual uint32_t threads(const KernelConfig& config) const = 0;
     // The shared memory the kernel declares for `config` over `problem`.
     virtual uint32_t sharedMemoryBytes(const KernelConfig& config, const ConvProblem& problem) const = 0;

@@ -15,9 +15,10 @@ uint64_t usableRange(const DeviceInfo& d) {
     return std::min<uint64_t>(d.maxStorageBufferRange, 1ull << 31);
 }
 
-BufferRange alignedRange(uint64_t firstByte, uint64_t bytes, uint64_t alignment, uint32_t& elementOffset) {
+BufferRange alignedRange(uint64_t firstByte, uint64_t bytes, uint64_t alignment, uint32_t unit,
+                         uint32_t& elementOffset) {
     const uint64_t offset = firstByte / alignment * alignment;
-    elementOffset = static_cast<uint32_t>((firstByte - offset) / 4);
+    elementOffset = static_cast<uint32_t>((firstByte - offset) / unit);
     return {offset, bytes + (firstByte - offset)};
 }
 
@@ -102,6 +103,10 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
                         " dispatch(es), more than " + std::to_string(kMaxDispatches) +
                         " (the device's maxComputeWorkGroupCount or maxStorageBufferRange is too small for this problem)");
 
+    // The chunks are sized as if every tensor were fp32 (an input converted to fp32 first must
+    // fit as well); they are bound in the tensors' own types.
+    const uint32_t inElement = elementBytes(p.inputFormat.type), outElement = elementBytes(p.outputFormat.type);
+    const uint64_t inBytes = inImage / 4 * inElement, outBytes = outImage / 4 * outElement;
     ExecutionPlan plan;
     plan.imagesPerChunk = perChunk;
     plan.workspaceBytes = workspacePerImage ? perChunk * workspacePerImage + workspaceTail : 0;
@@ -113,8 +118,8 @@ ExecutionPlan planExecution(const ConvProblem& p, const DeviceInfo& d, uint32_t 
         const uint64_t images = std::min<uint64_t>(perChunk, p.batch - first);
         ChunkParams params{};
         ChunkBinding binding;
-        binding.input = alignedRange(first * inImage, images * inImage, align, params.inOffset);
-        binding.output = alignedRange(first * outImage, images * outImage, align, params.outOffset);
+        binding.input = alignedRange(first * inBytes, images * inBytes, align, inElement, params.inOffset);
+        binding.output = alignedRange(first * outBytes, images * outBytes, align, outElement, params.outOffset);
         const uint32_t chunkIndex = static_cast<uint32_t>(plan.chunks.size());
         plan.chunks.push_back(binding);
         params.mRows = static_cast<uint32_t>(images * pixels);

@@ -91,6 +91,14 @@ void ConvProblem::validate() const {
     // The GEMM's K per group must fit 32-bit indices in the shaders.
     requireProductAtMost("(in_channels/groups)*kernel_h*kernel_w", {cPerGroup, kernelH, kernelW},
                          int64_t(1) << 30, "the GEMM's K per group");
+    const auto checkFormat = [](const char* field, const TensorFormat& f) {
+        if (f.type != DataType::F32 && f.type != DataType::F16)
+            throw invalidArgument(std::string(field) + ".type", int(f.type), "not a DataType");
+        if (f.layout != Layout::NCHW && f.layout != Layout::NHWC)
+            throw invalidArgument(std::string(field) + ".layout", int(f.layout), "not a Layout");
+    };
+    checkFormat("input_format", inputFormat);
+    checkFormat("output_format", outputFormat);
     epilogue.validate();
 }
 
@@ -134,8 +142,9 @@ double ConvProblem::flops() const {
 }
 
 double ConvProblem::minBytes() const {
-    return 4.0 * (double(inputElements()) + double(weightElements()) + double(outputElements()) +
-                  (bias ? double(outChannels) : 0.0));
+    return elementBytes(inputFormat.type) * double(inputElements()) +
+           elementBytes(outputFormat.type) * double(outputElements()) +
+           4.0 * (double(weightElements()) + (bias ? double(outChannels) : 0.0));
 }
 
 std::string ConvProblem::str() const {
@@ -144,6 +153,8 @@ std::string ConvProblem::str() const {
       << " K=" << outChannels << " R=" << kernelH << " S=" << kernelW << " stride=" << strideH
       << "," << strideW << " pad=" << padH << "," << padW << " dilation=" << dilationH << ","
       << dilationW << " groups=" << groups << " bias=" << (bias ? "yes" : "no");
+    if (!inputFormat.isDefault()) s << " in=" << inputFormat.str();
+    if (!outputFormat.isDefault()) s << " out=" << outputFormat.str();
     if (const std::string e = epilogue.str(); !e.empty()) s << " " << e;
     return s.str();
 }

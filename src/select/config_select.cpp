@@ -80,9 +80,14 @@ ConfigChoice selectConfig(Path path, const DeviceInfo& d, const ConvProblem& p) 
                                                   " configuration fits device '" + d.name +
                                                   "' for " + p.str());
     // Families that rank first for the problem (KernelFamily::priority) lead, whatever the costs;
-    // within a rank, the cheapest first, ties in candidate order.
+    // then those that read the input as it is, ahead of those that need it converted first (a
+    // pass of its own over the input, which no cost model counts); within a rank, the cheapest
+    // first, ties in candidate order.
     std::vector<int> priority;
-    for (const auto& [config, cost] : choice.weighed) priority.push_back(familyOf(config).priority(p));
+    for (const auto& [config, cost] : choice.weighed) {
+        const KernelFamily& family = familyOf(config);
+        priority.push_back(2 * family.priority(p) + (family.readsInput(config, p.inputFormat) ? 1 : 0));
+    }
     std::vector<size_t> order(choice.weighed.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {

@@ -57,6 +57,15 @@ double elementErrorBound(Path path) {
     return 0;
 }
 
+double errorBound(Path path, const TensorFormat& output) {
+    return output.type == DataType::F16 ? std::max(errorBound(path), errorBound(Path::CoopMatF16)) : errorBound(path);
+}
+
+double elementErrorBound(Path path, const TensorFormat& output) {
+    return output.type == DataType::F16 ? std::max(elementErrorBound(path), elementErrorBound(Path::CoopMatF16))
+                                        : elementErrorBound(path);
+}
+
 // What a configuration needs and how it is named: its kernel family's answer.
 uint32_t KernelConfig::threads() const { return detail::familyOf(*this).threads(*this); }
 
@@ -152,6 +161,9 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if (c.splits() == 0) return "splitK must be >= 1";
     if ((c.coopMat() != nullptr) != (c.path != Path::Fp32))
         return std::string("path ") + toString(c.path) + " does not run the " + c.kernel() + " kernel";
+    // Every kernel writes fp16 outputs, and reads fp16 inputs, through 16-bit storage.
+    if ((p.inputFormat.type == DataType::F16 || p.outputFormat.type == DataType::F16) && !d.storageBuffer16Bit)
+        return "fp16 tensors need storageBuffer16BitAccess, which the device lacks";
     return detail::familyOf(c).canImplement(c, d, p);
 }
 

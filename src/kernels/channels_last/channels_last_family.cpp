@@ -198,6 +198,9 @@ public:
         return withReducePass(prepareNhwcCoopMatKernel(p, c, weight), c, d, p);
     }
 
+    // Its packing pass reads every type and layout (pack_input_nhwc_f16.comp).
+    bool readsInput(const KernelConfig&, const TensorFormat&) const override { return true; }
+
     std::vector<std::string> shaders(const KernelConfig& c) const override {
         std::vector<std::string> s{"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16"};
         if (channelsLast(c).splitK > 1) s.push_back("reduce_split_k");

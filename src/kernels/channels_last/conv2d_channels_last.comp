@@ -246,9 +246,13 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
         output_data[gl_WorkGroupID.z * chunk.m_rows * K_TOTAL + (image * K_TOTAL + n) * OUT_HW + pix] = value;
         return;
     }
+#ifdef VKCONV_TENSOR_IO
+    const uint index = outputElementAt(image, n, pix);
+#else
     const uint index = chunk.out_offset + (image * K_TOTAL + n) * OUT_HW + pix;
+#endif
     // With alpha 1 the sums started at the bias (sBias), else the epilogue adds it.
-    output_data[index] = fusedEpilogue(value, UNIT_ALPHA || !HAS_BIAS ? 0.0 : bias_data[n], index);
+    STORE_OUTPUT(index, fusedEpilogue(value, UNIT_ALPHA || !HAS_BIAS ? 0.0 : bias_data[n], index));
 }
 
 #ifndef VKCONV_NCHW_INPUT

@@ -1,3 +1,4 @@
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/channels_last/nchw_input.hpp"
 
 #include <algorithm>
@@ -322,7 +323,7 @@ PreparedKernel prepareNchwCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.tapsInner = cl.tapsInner ? VK_TRUE : VK_FALSE;
     spec.splitK = cl.splitK;
     PreparedKernel k;
-    k.pipeline = pipelineKey("conv2d_coopmat_nchw_f16", spec);
+    k.pipeline = pipelineKey(outputModule("conv2d_coopmat_nchw_f16", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, cl.tapsInner));

@@ -1,3 +1,4 @@
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
 
 #include <algorithm>
@@ -90,6 +91,8 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     e.push_back({60, offsetof(PackNhwcKernelSpec, channels), 4});
     e.push_back({63, offsetof(PackNhwcKernelSpec, subsample), sizeof(VkBool32)});
     e.push_back({64, offsetof(PackNhwcKernelSpec, slice), 4});
+    e.push_back({72, offsetof(PackNhwcKernelSpec, inF16), sizeof(VkBool32)});
+    e.push_back({73, offsetof(PackNhwcKernelSpec, inNhwc), sizeof(VkBool32)});
     return e;
 }
 
@@ -122,13 +125,17 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     spec.fragmentPrefetch = cl.fragmentPrefetch ? VK_TRUE : VK_FALSE;
     spec.splitK = cl.splitK;
     PreparedKernel k;
-    k.pipeline = pipelineKey("conv2d_coopmat_nhwc_f16", spec);
+    k.pipeline = pipelineKey(outputModule("conv2d_coopmat_nhwc_f16", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, cl.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
-    const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk};
-    k.packInput = pipelineKey("pack_input_nhwc_f16", pack);
+    // The packing pass reads the input in its own type and layout (its "_io" build where that is
+    // not fp32 NCHW).
+    const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk,
+                                  p.inputFormat.type == DataType::F16 ? VK_TRUE : VK_FALSE,
+                                  p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE};
+    k.packInput = pipelineKey(p.inputFormat.isDefault() ? "pack_input_nhwc_f16" : "pack_input_nhwc_f16_io", pack);
     // pack_input_nhwc_f16.comp: one workgroup per image, part of a plane and
     // nhwcPackChannels channels.
     const uint64_t workgroups = uint64_t(nhwcPackParts(p)) * ((channels + nhwcPackChannels(p) - 1) / nhwcPackChannels(p));

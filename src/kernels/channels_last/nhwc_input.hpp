@@ -74,6 +74,7 @@ struct PackNhwcKernelSpec {
     uint32_t channels;    // id 60
     VkBool32 subsample;   // id 63: nhwcSubsamples
     uint32_t slice;       // id 64: the conv kernel's BK
+    VkBool32 inF16, inNhwc;  // ids 72, 73: the input's format (the "_io" module only)
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

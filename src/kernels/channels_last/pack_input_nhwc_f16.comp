@@ -25,12 +25,43 @@
 // SUBSAMPLE (a strided 1x1 convolution without padding, src/nhwc_input.cpp): only the pixels the
 // conv reads are packed, one in STRIDE_H x STRIDE_W, into an image of the output's size, on which
 // the conv kernel then runs at stride 1.
+//
+// Compiled a second time with VKCONV_INPUT_FORMATS (pack_input_nhwc_f16_io): the input in any type
+// and layout (IN_F16, IN_NHWC), read as 32-bit words. For an NHWC input consecutive lanes take
+// consecutive channel pairs of a pixel instead (a pixel's channels are contiguous there), and an
+// fp16 pair of an even channel count is one word.
 #define VKCONV_OWN_OUTPUT
 #include "conv_problem.glsl"
 #include "nhwc_input.glsl"
 
 layout(local_size_x = 256) in;
 layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packed_data[]; };
+
+#ifdef VKCONV_INPUT_FORMATS
+layout(constant_id = 72) const bool IN_F16 = false;
+layout(constant_id = 73) const bool IN_NHWC = false;
+layout(set = 0, binding = 0, std430) readonly buffer InputWords { uint input_words[]; };
+
+// Element `at` of the bound input range, as fp32.
+float inputValue(uint at) {
+    if (!IN_F16) return uintBitsToFloat(input_words[at]);
+    const vec2 pair = unpackHalf2x16(input_words[at / 2u]);
+    return (at & 1u) == 0u ? pair.x : pair.y;
+}
+
+// Channels c and c + 1 (zero past C) of the pixel at plane offset `offset` of a chunk's image.
+vec2 inputPair(uint image, uint c, uint offset) {
+    if (IN_NHWC) {
+        const uint at = chunk.in_offset + (image * IN_HW + offset) * C_TOTAL + c;
+        // An even channel count keeps every pair (and the chunk's offset) on a word.
+        if (IN_F16 && C_TOTAL % 2u == 0u) return unpackHalf2x16(input_words[at / 2u]);
+        return vec2(inputValue(at), c + 1u < C_TOTAL ? inputValue(at + 1u) : 0.0);
+    }
+    const uint at = chunk.in_offset + (image * C_TOTAL + c) * IN_HW + offset;
+    return vec2(inputValue(at), c + 1u < C_TOTAL ? inputValue(at + IN_HW) : 0.0);
+}
+const bool PAIRS_ACROSS_LANES = IN_NHWC;
+#endif
 
 layout(constant_id = 63) const bool SUBSAMPLE = false;
 // Pixels of a packed image.
@@ -79,9 +110,17 @@ void main() {
     const uint c0 = rest / PLANE_PARTS * PLANE_CHANNELS, p0 = rest % PLANE_PARTS * PART_PIXELS;
     const uint pixels = min(PART_PIXELS, PACKED_HW - p0);  // of this part
     const uint tid = gl_LocalInvocationIndex;
-    const uint first = chunk.in_offset + (image * C_TOTAL + c0) * IN_HW;  // channel c0's plane
-
     vec2 v[PART_LOADS];
+#ifdef VKCONV_INPUT_FORMATS
+    [[unroll]] for (uint j = 0; j < PART_LOADS; ++j) {
+        const uint item = j * 256 + tid;
+        const uint pair = PAIRS_ACROSS_LANES ? item % (PLANE_CHANNELS / 2) : item / PART_PIXELS;
+        const uint px = PAIRS_ACROSS_LANES ? item / (PLANE_CHANNELS / 2) : item - pair * PART_PIXELS;
+        const uint c = c0 + 2 * pair;
+        v[j] = item < PART_ITEMS && px < pixels && c < C_TOTAL ? inputPair(image, c, planeOffset(p0 + px)) : vec2(0.0);
+    }
+#else
+    const uint first = chunk.in_offset + (image * C_TOTAL + c0) * IN_HW;  // channel c0's plane
     [[unroll]] for (uint j = 0; j < PART_LOADS; ++j) {
         const uint item = j * 256 + tid, pair = item / PART_PIXELS, px = item - pair * PART_PIXELS;
         const uint c = c0 + 2 * pair, at = first + 2 * pair * IN_HW + planeOffset(p0 + px);
@@ -89,8 +128,15 @@ void main() {
         v[j].x = inside && c < C_TOTAL ? input_data[at] : 0.0;
         v[j].y = inside && c + 1 < C_TOTAL ? input_data[at + IN_HW] : 0.0;
     }
+#endif
     [[unroll]] for (uint j = 0; j < PART_LOADS; ++j) {
+#ifdef VKCONV_INPUT_FORMATS
+        const uint item = j * 256 + tid;
+        const uint pair = PAIRS_ACROSS_LANES ? item % (PLANE_CHANNELS / 2) : item / PART_PIXELS;
+        const uint px = PAIRS_ACROSS_LANES ? item / (PLANE_CHANNELS / 2) : item - pair * PART_PIXELS;
+#else
         const uint item = j * 256 + tid, pair = item / PART_PIXELS, px = item - pair * PART_PIXELS;
+#endif
         if (item < PART_ITEMS) sPart[px * PART_ROW_WORDS + pair] = packHalf2x16(saturate(v[j]));
     }
     barrier();

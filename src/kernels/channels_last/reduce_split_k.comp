@@ -1,5 +1,8 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
+#ifdef VKCONV_TENSOR_IO
+#extension GL_EXT_shader_16bit_storage : require  // fp16 outputs (fused_epilogue.glsl)
+#endif
 #extension GL_GOOGLE_include_directive : require
 // The second pass of split-K (split_k.hpp): out[i] = epilogue(partials[0][i] + partials[1][i] +
 // ... + partials[SPLITS-1][i]), added in that order, over one chunk's NCHW output; the epilogue
@@ -17,8 +20,6 @@ layout(set = 0, binding = 0, std430) readonly buffer Partials { float partials[]
 layout(set = 0, binding = 2, std430) readonly buffer BiasBuffer { float bias_data[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer OutputBuffer { float output_data[]; };
 
-#include "fused_epilogue.glsl"
-
 layout(push_constant) uniform ChunkParams {
     uint m_rows;  // GEMM rows in this chunk: images * OUT_H * OUT_W
     uint in_offset;
@@ -27,6 +28,8 @@ layout(push_constant) uniform ChunkParams {
     uint group_base;
 } chunk;
 
+#include "fused_epilogue.glsl"
+
 void main() {
     const uint count = chunk.m_rows * K_TOTAL;  // the chunk's output values; a split's partials
     const uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -34,6 +37,6 @@ void main() {
         float sum = partials[i];
         [[unroll]] for (uint z = 1; z < SPLITS; ++z) sum += partials[z * count + i];
         const float biasValue = HAS_BIAS ? bias_data[(i / OUT_HW) % K_TOTAL] : 0.0;
-        output_data[chunk.out_offset + i] = fusedEpilogue(sum, biasValue, chunk.out_offset + i);
+        STORE_OUTPUT(OUTPUT_ELEMENT(chunk.out_offset + i), fusedEpilogue(sum, biasValue, OUTPUT_ELEMENT(chunk.out_offset + i)));
     }
 }

@@ -6,6 +6,7 @@
 #include "kernels/channels_last/channels_last_params.hpp"
 #include "kernels/channels_last/nhwc_input.hpp"
 #include "kernels/common/device_rules.hpp"
+#include "kernels/common/tensor_io.hpp"
 
 namespace vkconv::detail {
 
@@ -87,10 +88,10 @@ std::vector<VkSpecializationMapEntry> SplitKReduceSpec::entries() {
 }
 
 PipelineKey splitKReducePipeline(const KernelConfig& c, const ConvProblem& p) {
-    return pipelineKey("reduce_split_k",
+    return pipelineKey(outputModule("reduce_split_k", p),
                        SplitKReduceSpec{channelsLast(c).splitK, uint32_t(p.outChannels),
                                         uint32_t(p.outHeight() * p.outWidth()), p.bias ? VK_TRUE : VK_FALSE,
-                                        makeEpilogueSpec(p.epilogue)});
+                                        makeEpilogueSpec(p.epilogue, p.outputFormat)});
 }
 
 uint32_t splitKReduceWorkgroups(uint64_t elements, const DeviceInfo& d) {

@@ -25,11 +25,11 @@ ProblemSpec makeProblemSpec(const ConvProblem& p, uint32_t bRows, uint32_t bCols
     s.bRows = bRows;
     s.bCols = bCols;
     s.hasBias = p.bias ? VK_TRUE : VK_FALSE;
-    s.epilogue = makeEpilogueSpec(p.epilogue);
+    s.epilogue = makeEpilogueSpec(p.epilogue, p.outputFormat);
     return s;
 }
 
-EpilogueSpec makeEpilogueSpec(const Epilogue& e) {
+EpilogueSpec makeEpilogueSpec(const Epilogue& e, const TensorFormat& output) {
     EpilogueSpec s{};
     s.activation = uint32_t(e.activation);
     s.hasResidual = e.residual ? VK_TRUE : VK_FALSE;
@@ -38,6 +38,8 @@ EpilogueSpec makeEpilogueSpec(const Epilogue& e) {
     s.beta = e.beta;
     s.lower = e.activation == Activation::LeakyRelu ? e.slope : e.lower;
     s.upper = e.upper;
+    s.outF16 = output.type == DataType::F16 ? VK_TRUE : VK_FALSE;
+    s.outNhwc = output.layout == Layout::NHWC ? VK_TRUE : VK_FALSE;
     return s;
 }
 
@@ -45,8 +47,10 @@ void appendEpilogueEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t ba
     const uint32_t offsets[] = {offsetof(EpilogueSpec, activation), offsetof(EpilogueSpec, hasResidual),
                                 offsetof(EpilogueSpec, unitAlpha),  offsetof(EpilogueSpec, alpha),
                                 offsetof(EpilogueSpec, beta),       offsetof(EpilogueSpec, lower),
-                                offsetof(EpilogueSpec, upper)};
-    for (uint32_t i = 0; i < 7; ++i) e.push_back({42 + i, base + offsets[i], 4});
+                                offsetof(EpilogueSpec, upper),      offsetof(EpilogueSpec, outF16),
+                                offsetof(EpilogueSpec, outNhwc)};
+    const uint32_t ids[] = {42, 43, 44, 45, 46, 47, 48, 70, 71};
+    for (uint32_t i = 0; i < 9; ++i) e.push_back({ids[i], base + offsets[i], 4});
 }
 
 void appendProblemEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {

@@ -13,16 +13,17 @@
 
 namespace vkconv::detail {
 
-// fused_epilogue.glsl's constants (ids 42..48), from ConvProblem::epilogue.
+// fused_epilogue.glsl's constants (ids 42..48, 70, 71), from ConvProblem::epilogue and outputFormat.
 struct EpilogueSpec {
     uint32_t activation;  // id 42: Activation's value
     VkBool32 hasResidual;  // id 43
     VkBool32 unitAlpha;    // id 44
     float alpha, beta;     // ids 45, 46
     float lower, upper;    // ids 47, 48: clamp's bounds; leaky relu's slope in `lower`
+    VkBool32 outF16, outNhwc;  // ids 70, 71: only the "_io" modules have them (tensor_io.hpp)
 };
-EpilogueSpec makeEpilogueSpec(const Epilogue& epilogue);
-// Map entries 42..48 for an EpilogueSpec stored at byte offset `base` of the spec data.
+EpilogueSpec makeEpilogueSpec(const Epilogue& epilogue, const TensorFormat& output);
+// Map entries 42..48, 70, 71 for an EpilogueSpec stored at byte offset `base` of the spec data.
 void appendEpilogueEntries(std::vector<VkSpecializationMapEntry>& entries, uint32_t base);
 
 struct ProblemSpec {

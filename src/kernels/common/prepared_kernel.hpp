@@ -50,8 +50,6 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& problem, const KernelConf
 // multiple of the gather loader's lanes per row.
 uint32_t gemmColumnsPerRow(const KernelConfig& config, const ConvProblem& problem);
 
-// IEEE fp32 -> fp16 bits, round to nearest even (the operand type of the coopmat-f16 kernels).
-uint16_t toHalf(float value);
 // A packed weight matrix as the bytes of its fp16 values.
 std::vector<uint8_t> halfBytes(const std::vector<float>& values);
 // A packed weight matrix as the bytes of its fp32 values (the fp32 kernels).

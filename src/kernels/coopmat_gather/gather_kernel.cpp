@@ -1,31 +1,10 @@
 // The cooperative-matrix path: conv2d_coopmat_gather.comp, weights packed to fp16.
-#include <cmath>
-#include <cstring>
-
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/common/coopmat_common.hpp"
 #include "kernels/common/kernel_specs.hpp"
 #include "kernels/common/prepared_kernel.hpp"
 
 namespace vkconv::detail {
-
-// IEEE fp32 -> fp16, round to nearest even; overflow to infinity, subnormals kept.
-uint16_t toHalf(float f) {
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const uint32_t sign = (x >> 16) & 0x8000u;
-    const uint32_t absx = x & 0x7FFFFFFFu;
-    if (absx >= 0x7F800000u) return uint16_t(sign | (absx > 0x7F800000u ? 0x7E00u : 0x7C00u));
-    if (absx >= 0x477FF000u) return uint16_t(sign | 0x7C00u);  // rounds past 65504
-    if (absx < 0x38800000u) {                                   // fp16 subnormal or zero
-        const float scaled = std::fabs(f) * 16777216.0f;        // 2^24: units of the smallest subnormal
-        return uint16_t(sign | uint32_t(std::nearbyint(scaled)));
-    }
-    const uint32_t mant = absx & 0x7FFFFFu;
-    uint32_t h = ((absx >> 23) - 112) << 10 | (mant >> 13);
-    const uint32_t rest = mant & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
-    return uint16_t(sign | h);
-}
 
 uint32_t gemmColumnsPerRow(const KernelConfig& c, const ConvProblem& p) {
     const uint32_t lanes = c.is<CoopMatGatherKernel>() ? std::max(c.as<CoopMatGatherKernel>().sLanes, 1u) : 1u;
@@ -35,7 +14,7 @@ uint32_t gemmColumnsPerRow(const KernelConfig& c, const ConvProblem& p) {
 std::vector<uint8_t> halfBytes(const std::vector<float>& values) {
     std::vector<uint8_t> bytes(values.size() * 2);
     auto* half = reinterpret_cast<uint16_t*>(bytes.data());
-    for (size_t i = 0; i < values.size(); ++i) half[i] = toHalf(values[i]);
+    for (size_t i = 0; i < values.size(); ++i) half[i] = halfFromFloat(values[i]);
     return bytes;
 }
 
@@ -63,7 +42,7 @@ PreparedKernel prepareCoopMatKernel(const ConvProblem& p, const KernelConfig& c,
     const CoopMatKernelSpec spec = coopMatKernelSpec(c, makeProblemSpec(p, bRows, bCols, sCols));
 
     PreparedKernel k;
-    k.pipeline = pipelineKey("conv2d_coopmat_f16", spec);
+    k.pipeline = pipelineKey(outputModule("conv2d_coopmat_f16", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsKxN(p, weight, bRows, bCols, sCols));

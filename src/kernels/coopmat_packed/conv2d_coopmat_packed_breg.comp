@@ -69,9 +69,9 @@ void storeTileInWindow(uint warp) {
                 if (col0 + 4 * j + c >= K_G) continue;
                 const uint index = out0 + c * OUT_HW;
                 const float biasValue = UNIT_ALPHA || (DEBUG_SKIP & 64u) != 0u ? 0.0 : sBias[warp * MMA_N + 4 * j + c];
-                const float value = fusedEpilogue(v[c], biasValue, index);
+                const float value = fusedEpilogue(v[c], biasValue, OUTPUT_ELEMENT(index));
                 // DEBUG_SKIP 4 keeps the math and drops the store.
-                if ((DEBUG_SKIP & 4u) == 0u || value == -12345.0) output_data[index] = value;
+                if ((DEBUG_SKIP & 4u) == 0u || value == -12345.0) STORE_OUTPUT(OUTPUT_ELEMENT(index), value);
             }
         }
     }

@@ -1,3 +1,4 @@
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/coopmat_packed/packed_input.hpp"
 
 #include <algorithm>
@@ -122,7 +123,7 @@ PreparedKernel preparePackedCoopMatKernel(const ConvProblem& p, const KernelConf
     spec.windowWords = packedWindowWords(layout, c);
 
     PreparedKernel k;
-    k.pipeline = pipelineKey("conv2d_coopmat_packed_breg_f16", spec);
+    k.pipeline = pipelineKey(outputModule("conv2d_coopmat_packed_breg_f16", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsForPackedInput(p, layout, weight, bCols));

@@ -67,7 +67,7 @@ void loadBiasRow() {
 
 // GEMM row p = tileP0 + mLocal is packed pixel (oh, ow) of the tile's image. False where that is
 // no output pixel (a padding column, ow >= OUT_W, or a row past the image); else `index` is its
-// element of output channel `col` in output_data. Both packed kernels' epilogues go through it.
+// NCHW index for output channel `col` (OUTPUT_ELEMENT: fused_epilogue.glsl). Both packed kernels' epilogues go through it.
 bool packedOutputIndex(uint mLocal, uint col, out uint index) {
     const uint p = tileP0 + mLocal, oh = p / PACK_W, ow = p - oh * PACK_W;
     if (oh >= OUT_H || ow >= OUT_W) return false;
@@ -80,7 +80,7 @@ void storeAccumulator(uint mLocal, uint nLocal, float value) {
     const uint col = gl_WorkGroupID.y * BN + nLocal;
     uint index;
     if (!packedOutputIndex(mLocal, col, index) || col >= K_G) return;
-    value = fusedEpilogue(value, (DEBUG_SKIP & 64u) == 0u ? sBias[nLocal] : 0.0, index);
+    value = fusedEpilogue(value, (DEBUG_SKIP & 64u) == 0u ? sBias[nLocal] : 0.0, OUTPUT_ELEMENT(index));
     if ((DEBUG_SKIP & 4u) != 0u && value != -12345.0) return;  // keeps the math, drops the store
-    output_data[index] = value;
+    STORE_OUTPUT(OUTPUT_ELEMENT(index), value);
 }

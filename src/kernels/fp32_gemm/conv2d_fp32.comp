@@ -1,6 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#ifdef VKCONV_TENSOR_IO
+#extension GL_EXT_shader_16bit_storage : require  // fp16 outputs (fused_epilogue.glsl)
+#endif
 // The portable kernel: implicit-GEMM conv2d in fp32 FMA, no extensions. A workgroup computes a
 // BM x BN tile of C for one group; each thread a TM x TN micro-tile. A (gathered from the input)
 // and B (packed weights) pass through shared memory BK columns at a time.

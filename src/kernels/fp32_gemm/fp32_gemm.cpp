@@ -1,6 +1,7 @@
 // The portable fp32 path: conv2d_fp32.comp.
 #include <cstring>
 
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/common/kernel_specs.hpp"
 #include "kernels/common/prepared_kernel.hpp"
 
@@ -39,7 +40,7 @@ PreparedKernel prepareFp32Kernel(const ConvProblem& p, const KernelConfig& c, co
     spec.threads = c.threads();
 
     PreparedKernel k;
-    k.pipeline = pipelineKey("conv2d_fp32", spec);
+    k.pipeline = pipelineKey(outputModule("conv2d_fp32", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.packedWeights = floatBytes(packWeightsKxN(p, weight, bRows, bCols));
     return k;

@@ -1,6 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#ifdef VKCONV_TENSOR_IO
+#extension GL_EXT_shader_16bit_storage : require  // fp16 outputs (fused_epilogue.glsl)
+#endif
 // The grouped direct kernel: conv2d for groups with few channels (depthwise, channel multipliers,
 // groups of up to 16 channels), fp32 FMA, NCHW in and out, no im2col. These convolutions do a
 // few multiply-adds per byte moved, so the kernel is built to move each byte once:
@@ -238,7 +241,7 @@ void main() {
         // The group's last input channel: its outputs are done. Whole 16-byte vectors when every
         // output row starts 16-byte aligned (then a vector is either wholly inside the row or
         // wholly past it): decided per dispatch, not per thread.
-        const bool vectors = VEC_W % 4u == 0u && OUT_W % 4u == 0u && (chunk.out_offset & 3u) == 0u;
+        const bool vectors = IF_OUTPUT_F32_NCHW(VEC_W % 4u == 0u && OUT_W % 4u == 0u && (chunk.out_offset & 3u) == 0u);
         const uint ow = ow0 + tx * VEC_W;
         if (c + 1u < C_G || group >= GROUPS) continue;  // at the end of the step: every thread meets the next barrier
         if (PLANES_OUT) continue;  // stored after the loop
@@ -254,7 +257,7 @@ void main() {
                 const uint rowStart = chunk.out_offset + ((image * K_TOTAL + group * K_G + kk) * OUT_H + oh) * OUT_W;
                 const uint o = (kb * ROWS + j) * VEC_W;
                 [[unroll]] for (uint v = 0; v < VEC_W; ++v)
-                    if (ow + v < OUT_W) acc[o + v] = fusedEpilogue(acc[o + v], biasValue, rowStart + ow + v);
+                    if (ow + v < OUT_W) acc[o + v] = fusedEpilogue(acc[o + v], biasValue, OUTPUT_ELEMENT(rowStart + ow + v));
                 if (vectors) {
                     [[unroll]] for (uint q = 0; q < VEC_W; q += 4u)
                         if (ow + q < OUT_W)
@@ -263,7 +266,7 @@ void main() {
                                      acc[o + min(q + 3u, VEC_W - 1u)]);
                 } else {
                     [[unroll]] for (uint v = 0; v < VEC_W; ++v)
-                        if (ow + v < OUT_W) output_data[rowStart + ow + v] = acc[o + v];
+                        if (ow + v < OUT_W) STORE_OUTPUT(OUTPUT_ELEMENT(rowStart + ow + v), acc[o + v]);
                 }
             }
         }
@@ -281,18 +284,18 @@ void main() {
                 // Past the last group the plane is computed, never stored: no residual to read.
                 if (oh < OUT_H && ow < OUT_W)
                     sOut[plane * OUT_HW + oh * OUT_W + ow] =
-                        group < GROUPS ? fusedEpilogue(acc[j * VEC_W + v], biasValue, planeStart + oh * OUT_W + ow)
+                        group < GROUPS ? fusedEpilogue(acc[j * VEC_W + v], biasValue, OUTPUT_ELEMENT(planeStart + oh * OUT_W + ow))
                                        : acc[j * VEC_W + v];
             }
         barrier();
         if ((DEBUG_SKIP & 4u) != 0u && sOut[0] != -12345.0) return;
         const uint planes = min(GB, GROUPS - firstGroup);  // the last set of groups may be partial
         const uint start = chunk.out_offset + (image * K_TOTAL + firstGroup) * OUT_HW;
-        if (OUT_HW % 4u == 0u && (start & 3u) == 0u) {
+        if (IF_OUTPUT_F32_NCHW(OUT_HW % 4u == 0u && (start & 3u) == 0u)) {
             for (uint e = tid; e < planes * OUT_HW / 4u; e += THREADS)
                 output_vec4[start / 4u + e] = vec4(sOut[4u * e], sOut[4u * e + 1u], sOut[4u * e + 2u], sOut[4u * e + 3u]);
         } else {
-            for (uint e = tid; e < planes * OUT_HW; e += THREADS) output_data[start + e] = sOut[e];
+            for (uint e = tid; e < planes * OUT_HW; e += THREADS) STORE_OUTPUT(OUTPUT_ELEMENT(start + e), sOut[e]);
         }
     }
 }

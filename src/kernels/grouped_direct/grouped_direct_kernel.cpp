@@ -2,6 +2,7 @@
 // order its workgroups read them.
 #include <algorithm>
 
+#include "kernels/common/tensor_io.hpp"
 #include "kernels/common/kernel_specs.hpp"
 #include "kernels/common/prepared_kernel.hpp"
 #include "kernels/grouped_direct/grouped_direct.hpp"
@@ -44,7 +45,7 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
         spec.uniformWeightVectors = uint32_t(bytes / 16);
         k.uniformWeightBytes = bytes;
     }
-    k.pipeline = pipelineKey("conv2d_grouped_direct", spec);
+    k.pipeline = pipelineKey(outputModule("conv2d_grouped_direct", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.packedWeights = floatBytes(packed);
     return k;

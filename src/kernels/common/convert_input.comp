@@ -1,0 +1,49 @@
+#version 450
+#extension GL_EXT_control_flow_attributes : require
+// The input conversion pass: a chunk of the input, in any type and layout, rewritten as the fp32
+// NCHW images a kernel that reads only those takes (Conv2d runs it first where the kernel's
+// family says it cannot read the input's format: kernels/common/tensor_io.hpp). Binding 0 is
+// the chunk's input, read as 32-bit words (fp16 values two a word, so that the pass needs no
+// 16-bit storage), binding 3 the converted images, from element 0. Each thread writes
+// consecutive fp32 elements; NHWC reads are strided, which this pass, off the fast paths, accepts.
+layout(local_size_x = 256) in;
+
+layout(constant_id = 0) const uint CHANNELS = 1;
+layout(constant_id = 1) const uint PIXELS = 1;      // H * W of an input image
+layout(constant_id = 2) const bool IN_F16 = false;
+layout(constant_id = 3) const bool IN_NHWC = false;
+layout(constant_id = 4) const uint OUT_PIXELS = 1;  // the conv's output pixels an image (m_rows / OUT_PIXELS images)
+
+layout(push_constant) uniform ChunkParams {
+    uint m_rows;
+    uint in_offset;  // element offset of the chunk's first image in the bound input range
+    uint out_offset;
+    uint m_tile_base;
+    uint group_base;
+} chunk;
+
+layout(set = 0, binding = 0, std430) readonly buffer InputWords { uint input_words[]; };
+layout(set = 0, binding = 3, std430) writeonly buffer Converted { float converted[]; };
+
+float inputValue(uint element) {
+    const uint at = chunk.in_offset + element;
+    if (!IN_F16) return uintBitsToFloat(input_words[at]);
+    const vec2 pair = unpackHalf2x16(input_words[at / 2u]);
+    return (at & 1u) == 0u ? pair.x : pair.y;
+}
+
+void main() {
+    const uint imageSize = CHANNELS * PIXELS;
+    const uint count = chunk.m_rows / OUT_PIXELS * imageSize;
+    const uint step = gl_NumWorkGroups.x * gl_NumWorkGroups.y * 256u;
+    for (uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationIndex;
+         i < count; i += step) {
+        uint source = i;
+        if (IN_NHWC) {
+            const uint image = i / imageSize, inImage = i - image * imageSize;
+            const uint c = inImage / PIXELS, pixel = inImage - c * PIXELS;
+            source = image * imageSize + pixel * CHANNELS + c;
+        }
+        converted[i] = inputValue(source);
+    }
+}

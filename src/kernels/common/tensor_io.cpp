@@ -1,0 +1,48 @@
+#include "kernels/common/tensor_io.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace vkconv::detail {
+
+std::string outputModule(const std::string& shader, const ConvProblem& problem) {
+    return problem.outputFormat.isDefault() ? shader : shader + "_io";
+}
+
+namespace {
+
+struct ConvertInputSpec {
+    uint32_t channels, pixels;
+    VkBool32 inF16, inNhwc;
+    uint32_t outPixels;
+
+    static std::vector<VkSpecializationMapEntry> entries() {
+        return {{0, offsetof(ConvertInputSpec, channels), 4},
+                {1, offsetof(ConvertInputSpec, pixels), 4},
+                {2, offsetof(ConvertInputSpec, inF16), 4},
+                {3, offsetof(ConvertInputSpec, inNhwc), 4},
+                {4, offsetof(ConvertInputSpec, outPixels), 4}};
+    }
+};
+
+}  // namespace
+
+PipelineKey convertInputKey(const ConvProblem& p) {
+    ConvertInputSpec spec{};
+    spec.channels = uint32_t(p.inChannels);
+    spec.pixels = uint32_t(p.height * p.width);
+    spec.inF16 = p.inputFormat.type == DataType::F16 ? VK_TRUE : VK_FALSE;
+    spec.inNhwc = p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE;
+    spec.outPixels = uint32_t(p.outHeight() * p.outWidth());
+    return pipelineKey("convert_input", spec);
+}
+
+uint64_t convertedImageBytes(const ConvProblem& p) { return uint64_t(p.inChannels) * p.height * p.width * 4; }
+
+uint64_t convertInputWorkgroups(const ConvProblem& p, uint64_t images) {
+    // A thread an element up to 65536 workgroups; beyond, threads loop.
+    const uint64_t elements = images * uint64_t(p.inChannels) * p.height * p.width;
+    return std::clamp<uint64_t>((elements + 255) / 256, 1, 65536);
+}
+
+}  // namespace vkconv::detail
