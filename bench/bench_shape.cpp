@@ -57,6 +57,11 @@ std::string megabytes(double bytes) {
 
 // Runs once and compares images against the double-precision CPU reference. Returns the worst
 // relative error over the checked images.
+void holdAs(std::vector<float>& values, DataType type) {
+    if (type == DataType::F16)
+        for (float& v : values) v = floatFromHalf(halfFromFloat(v));
+}
+
 double checkAgainstReference(Conv2d& conv, const Tensor& input, Tensor& output, const Tensor* residual,
                              const std::vector<float>& hostInput, const std::vector<float>& weight,
                              const std::vector<float>& bias, const std::vector<float>& hostResidual,
@@ -67,14 +72,12 @@ double checkAgainstReference(Conv2d& conv, const Tensor& input, Tensor& output, 
         conv.run(input, output, *residual);
     else
         conv.run(input, output);
-    const std::vector<float> result = output.download();
-    const size_t imageElements = size_t(p.outChannels * p.outHeight() * p.outWidth());
     double worst = 0;
     for (int64_t n : images) {
         const std::vector<double> ref = referenceConv2d(
             p, hostInput.data(), weight.data(), p.bias ? bias.data() : nullptr, n, 1,
             residual ? hostResidual.data() : nullptr);
-        const double err = relativeError(result.data() + size_t(n) * imageElements, ref);
+        const double err = relativeError(output.downloadNchwImages(n, 1).data(), ref);
         if (!(err <= worst)) worst = err;  // NaN-safe: NaN or inf always becomes the worst
     }
     return worst;
@@ -87,8 +90,8 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
     ShapeResult r;
     r.shape = shape;
     const ConvProblem& p = shape.problem;
-    r.inputBytes = 4.0 * double(p.inputElements());
-    r.outputBytes = 4.0 * double(p.outputElements());
+    r.inputBytes = elementBytes(p.inputFormat.type) * double(p.inputElements());
+    r.outputBytes = elementBytes(p.outputFormat.type) * double(p.outputElements());
     r.weightBytes = 4.0 * double(p.weightElements());
     r.fitsInCache = !settings.cpuDevice && !shape.latency &&
                     r.inputBytes + r.outputBytes < double(settings.gpuMinIoBytes);
@@ -113,18 +116,22 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
         r.describe = conv.describe();
         log << "  config " << r.describe << "\n";
 
-        Tensor in(context, dims(p.inputShape()));
-        Tensor out(context, dims(p.outputShape()));
-        in.upload(input);
+        // The host copies as the tensors hold them (fp16's rounding), so that the reference
+        // computes on what the kernel reads.
+        holdAs(input, p.inputFormat.type);
+        holdAs(hostResidual, p.outputFormat.type);
+        Tensor in(context, dims(p.inputShape()), p.inputFormat);
+        Tensor out(context, dims(p.outputShape()), p.outputFormat);
+        in.uploadNchw(input);
         std::optional<Tensor> residual;
         if (p.epilogue.residual) {
-            residual.emplace(context, dims(p.outputShape()));
-            residual->upload(hostResidual);
+            residual.emplace(context, dims(p.outputShape()), p.outputFormat);
+            residual->uploadNchw(hostResidual);
         }
 
         r.checkedImages = {0};
         if (settings.checkImages > 1 && p.batch > 1) r.checkedImages.push_back(p.batch - 1);
-        r.errorBound = errorBound(conv.config().path);
+        r.errorBound = errorBound(conv.config().path, p.outputFormat);
         r.relError = checkAgainstReference(conv, in, out, residual ? &*residual : nullptr, input, weight, bias,
                                            hostResidual, r.checkedImages);
         log << "  check: images";

@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
                                   "vkconv-bench adds a random residual: give --residual without a file");
         for (BenchShape& s : shapes) {
             s.problem.batch = vkconv::cli::batchOr(problemFlags, device.isCpu() ? s.cpuBatch : s.problem.batch);
-            vkconv::cli::applyEpilogueFlags(problemFlags, s.problem);
+            vkconv::cli::applyTensorFlags(problemFlags, s.problem);
             s.problem.validate();
         }
 

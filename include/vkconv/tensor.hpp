@@ -43,6 +43,14 @@ public:
     void downloadHalf(uint16_t* data, uint64_t count) const;
     void fill(float value);  // e.g. NaN, to catch outputs a kernel never writes
 
+    // 4-D tensors: fp32 values in logical (N, C, H, W) order whatever the layout (relayout()
+    // between them and the layout's order), converted like upload() and download(). A range is
+    // whole images: elements [image * C*H*W, ...) in NCHW order.
+    void uploadNchw(const float* data, uint64_t count);
+    void uploadNchw(const std::vector<float>& data) { uploadNchw(data.data(), data.size()); }
+    std::vector<float> downloadNchw() const;
+    std::vector<float> downloadNchwImages(int64_t firstImage, int64_t images) const;
+
     detail::TensorImpl& impl() const { return *impl_; }
 
 private:

@@ -1,3 +1,4 @@
+#include <array>
 #include <cstring>
 #include <numeric>
 
@@ -121,6 +122,40 @@ void Tensor::fill(float value) {
         std::memcpy(&word, &value, sizeof word);
     }
     detail::fillBuffer(*impl_->context, impl_->buffer, word);
+}
+
+namespace {
+
+std::array<int64_t, 4> shape4(const detail::TensorImpl& t, const char* what) {
+    if (t.shape.size() != 4)
+        throw invalidArgument(what, std::to_string(t.shape.size()) + "-D tensor", "needs a 4-D (N, C, H, W) tensor");
+    return {t.shape[0], t.shape[1], t.shape[2], t.shape[3]};
+}
+
+}  // namespace
+
+void Tensor::uploadNchw(const float* data, uint64_t count) {
+    const auto shape = shape4(*impl_, "uploadNchw");
+    checkCount("upload count", count, impl_->elements);
+    if (impl_->format.layout == Layout::NCHW) return upload(data, count);
+    upload(relayout(data, count, shape, Layout::NCHW, impl_->format.layout));
+}
+
+std::vector<float> Tensor::downloadNchw() const {
+    return downloadNchwImages(0, shape4(*impl_, "downloadNchw")[0]);
+}
+
+std::vector<float> Tensor::downloadNchwImages(int64_t firstImage, int64_t images) const {
+    auto shape = shape4(*impl_, "downloadNchwImages");
+    if (firstImage < 0 || images < 0 || firstImage > shape[0] || images > shape[0] - firstImage)
+        throw invalidArgument("downloadNchwImages range", std::to_string(firstImage) + "+" + std::to_string(images),
+                              "tensor has " + std::to_string(shape[0]) + " images");
+    const uint64_t perImage = impl_->elements / uint64_t(shape[0]);
+    std::vector<float> held(uint64_t(images) * perImage);
+    downloadRange(uint64_t(firstImage) * perImage, held.data(), held.size());
+    if (impl_->format.layout == Layout::NCHW || held.empty()) return held;
+    shape[0] = images;
+    return relayout(held.data(), held.size(), shape, impl_->format.layout, Layout::NCHW);
 }
 
 }  // namespace vkconv

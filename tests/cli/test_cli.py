@@ -629,6 +629,57 @@ def test_epilogue_flags(vkconv, tmp, failures, precision="fp32"):
                 " ".join(bad), expect, res.returncode, res.stderr))
 
 
+def test_tensor_format_flags(vkconv, tmp, failures, precision="fp32"):
+    """--dtype f16 --layout nhwc in NumPy mode: float16 (N, H, W, C) files in, a float16
+    (N, OH, OW, K) result out, checked against NumPy in float64; float32 files converted where
+    --dtype says f16; random mode; and the flags' errors."""
+    rng = np.random.default_rng(78)
+    x = rng.uniform(-1, 1, (2, 7, 9, 6)).astype("<f2")  # (N, H, W, C)
+    w = rng.uniform(-1, 1, (10, 6, 3, 3)).astype(np.float32)
+    b = rng.uniform(-1, 1, (10,)).astype(np.float32)
+    z = rng.uniform(-1, 1, (2, 7, 9, 10)).astype("<f2")  # (N, OH, OW, K)
+    xp, wp, bp, zp, yp = (os.path.join(tmp, "fmt_%s.npy" % t) for t in "xwbzy")
+    for path, a in ((xp, x), (wp, w), (bp, b), (zp, z)):
+        np.save(path, a)
+    args = ["run", "--precision", precision, "--iterations", "1", "--input", xp, "--weight", wp, "--bias", bp,
+            "--padding", "1", "--layout", "nhwc", "--activation", "relu", "--residual", zp, "--output", yp]
+    res = run(vkconv, args)
+    label = "formats: vkconv " + " ".join(args)
+    if res.returncode != 0 or "PASS" not in res.stdout:
+        failures.add("%s: exit %d\n%s%s" % (label, res.returncode, res.stdout, res.stderr))
+    else:
+        xn = x.astype(np.float32).transpose(0, 3, 1, 2)
+        zn = z.astype(np.float32).transpose(0, 3, 1, 2)
+        ref = np.maximum(conv2d_reference(xn, w, b, (1, 1), (1, 1), (1, 1), 1) + zn, 0).transpose(0, 2, 3, 1)
+        y = np.load(yp)
+        err = np.linalg.norm(y.astype(np.float64) - ref) / np.linalg.norm(ref)
+        path = next((l.split()[1] for l in res.stdout.splitlines() if l.startswith("path:")), "?")
+        print("%-48s %-11s rel err %.2e" % ("f16 nhwc in and out, relu residual", path, err), flush=True)
+        if y.dtype != np.float16 or y.shape != (2, 7, 9, 10):
+            failures.add("%s: wrote %s %s, expected float16 (2, 7, 9, 10)" % (label, y.dtype, y.shape))
+        if not err <= 1e-3:  # an fp16 output's bound
+            failures.add("%s: relative error %.3e against NumPy" % (label, err))
+        if "in=f16/nhwc out=f16/nhwc" not in res.stdout:
+            failures.add("%s: the problem line does not name the formats:\n%s" % (label, res.stdout))
+    # float32 files with --dtype f16: the values as the f16 tensor holds them, said so.
+    x32 = os.path.join(tmp, "fmt_x32.npy")
+    np.save(x32, x.astype(np.float32).transpose(0, 3, 1, 2))
+    res = run(vkconv, ["run", "--precision", precision, "--iterations", "0", "--input", x32, "--weight", wp,
+                       "--dtype", "f16", "--padding", "1"])
+    if res.returncode != 0 or "PASS" not in res.stdout or "as the f16 tensor holds them" not in res.stdout:
+        failures.add("formats, float32 files as f16: exit %d\n%s%s" % (res.returncode, res.stdout, res.stderr))
+    res = run(vkconv, ["run", "--batch", "2", "--in-channels", "4", "--height", "8", "--width", "8",
+                       "--out-channels", "8", "--kernel", "3", "--dtype", "f16", "--layout", "nhwc",
+                       "--iterations", "1", "--precision", precision])
+    if res.returncode != 0 or "PASS" not in res.stdout:
+        failures.add("formats, random f16 nhwc: exit %d\n%s%s" % (res.returncode, res.stdout, res.stderr))
+    for bad, expect in ((["--dtype", "bf8"], "--dtype = bf8"), (["--layout", "chwn"], "--layout = chwn")):
+        res = run(vkconv, ["run", "--iterations", "0", "--batch", "1"] + bad)
+        if res.returncode == 0 or expect not in res.stderr:
+            failures.add("vkconv run %s: expected an error naming %r, got exit %d: %s" % (
+                " ".join(bad), expect, res.returncode, res.stderr))
+
+
 def main():
     global ROOT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -653,6 +704,7 @@ def main():
         else:
             test_numpy_problems(vkconv, tmp, failures, opts.precision, opts.require_coopmat)
             test_epilogue_flags(vkconv, tmp, failures, opts.precision)
+            test_tensor_format_flags(vkconv, tmp, failures, opts.precision)
             if opts.precision == "fp32":
                 test_torch_defaults(vkconv, tmp, failures)
                 test_random_mode_and_devices(vkconv, failures)

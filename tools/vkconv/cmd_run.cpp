@@ -140,6 +140,11 @@ void checkFlagCombinations(const RunFlags& f) {
         throw refuse("--no-bias contradicts --bias " + f.numpy.bias);
 }
 
+// What the error bounds are for: the path, and an fp16 output where its rounding sets them.
+std::string boundName(Path path, const TensorFormat& output) {
+    return std::string(toString(path)) + (output.type == DataType::F16 ? " with an f16 output" : "");
+}
+
 std::string format(const char* fmt, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, fmt, v);
@@ -152,7 +157,7 @@ ConvProblem flagProblem(const RunFlags& f, const std::optional<bench::BenchShape
     if (!shape) return buildProblem(f.problem, cpu ? kCpuBatch : kGpuBatch);
     ConvProblem p = shape->problem;
     p.batch = batchOr(f.problem, cpu ? shape->cpuBatch : p.batch);
-    applyEpilogueFlags(f.problem, p);
+    applyTensorFlags(f.problem, p);
     p.validate();
     return p;
 }
@@ -228,25 +233,28 @@ int runRun(const RunFlags& f) {
     if (f.explain) printExplanation(std::cout, context, conv);
     std::cout.flush();
 
+    // The tensors in the problem's formats; the host vectors stay in logical NCHW order.
     const auto outShape = problem.outputShape();
-    Tensor input(context, {problem.batch, problem.inChannels, problem.height, problem.width});
-    Tensor output(context, std::vector<int64_t>(outShape.begin(), outShape.end()));
-    input.upload(inputs.input);
+    const TensorFormat in = problem.inputFormat, out = problem.outputFormat;
+    Tensor input(context, {problem.batch, problem.inChannels, problem.height, problem.width}, in);
+    Tensor output(context, std::vector<int64_t>(outShape.begin(), outShape.end()), out);
+    input.upload(relayout(inputs.input.data(), inputs.input.size(), problem.inputShape(), Layout::NCHW, in.layout));
     output.fill(std::numeric_limits<float>::quiet_NaN());  // any output never written stays NaN
     std::optional<Tensor> residual;
     if (problem.epilogue.residual) {
-        residual.emplace(context, std::vector<int64_t>(outShape.begin(), outShape.end()));
-        residual->upload(inputs.residual);
+        residual.emplace(context, std::vector<int64_t>(outShape.begin(), outShape.end()), out);
+        residual->upload(relayout(inputs.residual.data(), inputs.residual.size(), outShape, Layout::NCHW, out.layout));
         conv.run(input, output, *residual);
     } else {
         conv.run(input, output);
     }
-    const std::vector<float> result = output.download();
+    const std::vector<float> held = output.download();
+    const std::vector<float> result = relayout(held.data(), held.size(), outShape, out.layout, Layout::NCHW);
 
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
                                           problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll,
                                           problem.epilogue.residual ? inputs.residual.data() : nullptr);
-    const double bound = errorBound(path), elementBound = elementErrorBound(path);
+    const double bound = errorBound(path, out), elementBound = elementErrorBound(path, out);
     const bool pass = check.nonFiniteOk() && std::isfinite(check.relativeError) &&
                       check.relativeError <= bound && check.elementError <= elementBound;
     std::cout << "checked:     " << describeImages(check.images, problem.batch)
@@ -262,14 +270,19 @@ int runRun(const RunFlags& f) {
     if (check.uncheckedNonFinite && check.inputsFinite)
         std::cout << "non-finite:  " << check.uncheckedNonFinite << " NaN/inf values in images not compared\n";
     std::cout << "rel. error:  " << format("%.3e", check.relativeError) << " (bound "
-              << format("%.0e", bound) << " for " << toString(path) << "), max element "
+              << format("%.0e", bound) << " for " << boundName(path, out) << "), max element "
               << format("%.3e", check.elementError) << " x RMS (bound " << format("%.0e", elementBound)
               << "): " << (pass ? "PASS" : "FAIL") << "\n";
     if (!f.output.empty()) {
         // Only a result that passed its check is written.
         if (pass) {
-            writeNpy(f.output, std::vector<int64_t>(outShape.begin(), outShape.end()), result.data());
-            std::cout << "output:      " << f.output << " shape " << shapeString({outShape.begin(), outShape.end()}) << "\n";
+            // In the output's type and layout: (N, OH, OW, K) for NHWC.
+            const std::vector<int64_t> fileShape = out.layout == Layout::NHWC
+                                                       ? std::vector<int64_t>{outShape[0], outShape[2], outShape[3], outShape[1]}
+                                                       : std::vector<int64_t>(outShape.begin(), outShape.end());
+            writeNpy(f.output, fileShape, held.data(), out.type);
+            std::cout << "output:      " << f.output << " shape " << shapeString(fileShape) << " " << toString(out.type)
+                      << "\n";
         } else {
             std::cout << "output:      not written (the check failed); " << f.output << " is unchanged\n";
         }
@@ -299,7 +312,7 @@ int runRun(const RunFlags& f) {
                           : "")
                   << "relative error " << format("%.3e", check.relativeError) << " vs bound "
                   << format("%.0e", bound) << ", max element error " << format("%.3e", check.elementError)
-                  << " x RMS vs bound " << format("%.0e", elementBound) << " for " << toString(path) << "\n";
+                  << " x RMS vs bound " << format("%.0e", elementBound) << " for " << boundName(path, out) << "\n";
         return kExitCheckFailed;
     }
     return kExitOk;
@@ -339,14 +352,16 @@ void registerRunCommand(CLI::App& app, CommandAction& action) {
     cmd->add_flag("--check-all", f->checkAll,
                   "check every image against the reference (default: first, middle and last)");
     cmd->add_option("--input", f->numpy.input,
-                    "NumPy mode: input X, float32 (N, C, H, W); sizes come from the files (size flags "
-                    "given must agree) and stride/padding/dilation/groups default to 1/0/1/1 as in torch")
+                    "NumPy mode: input X, float32 or float16 (N, C, H, W), (N, H, W, C) with --layout nhwc; sizes "
+                    "come from the files (size flags given must agree) and stride/padding/dilation/groups "
+                    "default to 1/0/1/1 as in torch")
         ->type_name("X.npy");
     cmd->add_option("--weight", f->numpy.weight, "NumPy mode: weight W, float32 (K, C/groups, R, S)")
         ->type_name("W.npy");
     cmd->add_option("--bias", f->numpy.bias, "NumPy mode: bias B, float32 (K,); none if absent")
         ->type_name("B.npy");
-    cmd->add_option("--output", f->output, "NumPy mode: write the result Y, float32 (N, K, OH, OW)")
+    cmd->add_option("--output", f->output,
+                    "NumPy mode: write the result Y in the tensors' type (N, K, OH, OW), (N, OH, OW, K) with --layout nhwc")
         ->type_name("Y.npy");
     addCacheFlags(*cmd, f->cache, "ignore the tuning cache: use the heuristic's configuration", true);
     cmd->add_flag("--explain", f->explain,

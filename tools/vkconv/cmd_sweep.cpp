@@ -69,7 +69,7 @@ std::vector<NamedProblem> problemsToSweep(const SweepFlags& f, std::vector<bench
     for (auto& s : shapes) {
         ConvProblem p = s.problem;
         p.batch = batchOr(f.problem, device.isCpu() ? s.cpuBatch : p.batch);
-        applyEpilogueFlags(f.problem, p);
+        applyTensorFlags(f.problem, p);
         p.validate();
         out.push_back({s.name, p});
     }

@@ -222,17 +222,20 @@ NpyArray readNpy(const std::string& path) {
         return it->second;
     };
     const std::string& descr = field("descr", HeaderValue::Kind::String).text;
-    if (descr != "<f4") {
+    if (descr != "<f4" && descr != "<f2") {
         std::string shown;  // a damaged header's bytes are not printed as they are
         for (const unsigned char c : descr.substr(0, 80)) shown += std::isprint(c) ? char(c) : '?';
         throw invalidArgument(path + ": dtype", "'" + shown + "'",
-                              "expected float32 ('<f4'); convert with .astype('<f4')");
+                              "expected float32 ('<f4') or float16 ('<f2'); convert with .astype('<f4')");
     }
+    const DataType dtype = descr == "<f2" ? DataType::F16 : DataType::F32;
+    const uint64_t elementSize = elementBytes(dtype);
     if (field("fortran_order", HeaderValue::Kind::Bool).flag)
         throw invalidArgument(path + ": fortran_order", "True",
                               "expected C order; convert with numpy.ascontiguousarray()");
 
     NpyArray array;
+    array.dtype = dtype;
     array.shape = field("shape", HeaderValue::Kind::Tuple).tuple;
     const uint64_t dataBytes = uint64_t(fileSize) - prefixSize - headerLength;
     uint64_t elements = 1;
@@ -240,12 +243,12 @@ NpyArray readNpy(const std::string& path) {
     for (int64_t d : empty ? std::vector<int64_t>{0} : array.shape) {
         // Any dimension that makes the product exceed the data present is an error; checking
         // before multiplying keeps the product from overflowing.
-        if (d != 0 && elements > dataBytes / sizeof(float) / uint64_t(d))
+        if (d != 0 && elements > dataBytes / elementSize / uint64_t(d))
             throw ioError(path, "truncated: shape " + shapeString(array.shape) + " needs more than the " +
                                     std::to_string(dataBytes) + " data bytes present");
         elements *= uint64_t(d);
     }
-    const uint64_t wantBytes = elements * sizeof(float);
+    const uint64_t wantBytes = elements * elementSize;
     if (dataBytes < wantBytes)
         throw ioError(path, "truncated: shape " + shapeString(array.shape) + " needs " +
                                 std::to_string(wantBytes) + " data bytes, the file has " +
@@ -254,13 +257,21 @@ NpyArray readNpy(const std::string& path) {
         throw ioError(path, "has " + std::to_string(dataBytes - wantBytes) +
                                 " bytes after the data of shape " + shapeString(array.shape));
     array.data.resize(elements);
-    if (elements && !in.read(reinterpret_cast<char*>(array.data.data()), std::streamsize(wantBytes)))
+    if (dtype == DataType::F32) {
+        if (elements && !in.read(reinterpret_cast<char*>(array.data.data()), std::streamsize(wantBytes)))
+            throw ioError(path, "read failed");
+        return array;
+    }
+    std::vector<uint16_t> half(elements);
+    if (elements && !in.read(reinterpret_cast<char*>(half.data()), std::streamsize(wantBytes)))
         throw ioError(path, "read failed");
+    for (uint64_t i = 0; i < elements; ++i) array.data[i] = floatFromHalf(half[i]);  // exact
     return array;
 }
 
-void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const float* data) {
-    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shapeString(shape) + ", }";
+void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const float* data, DataType dtype) {
+    std::string dict = std::string("{'descr': '") + (dtype == DataType::F16 ? "<f2" : "<f4") +
+                       "', 'fortran_order': False, 'shape': " + shapeString(shape) + ", }";
     // NumPy pads magic + length + dict + '\n' to a multiple of 64 bytes, so the data is aligned.
     const size_t unpadded = kMagicSize + 2 + 2 + dict.size() + 1;
     dict.append((64 - unpadded % 64) % 64, ' ');
@@ -273,11 +284,16 @@ void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const 
     const unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                                       static_cast<unsigned char>(dict.size() & 0xff),
                                       static_cast<unsigned char>(dict.size() >> 8)};
+    // fp16 values are the fp32 ones rounded (exact where they came from an f16 tensor).
+    std::vector<uint16_t> half;
+    if (dtype == DataType::F16)
+        for (uint64_t i = 0; i < elements; ++i) half.push_back(halfFromFloat(data[i]));
+    const void* bytes = dtype == DataType::F16 ? static_cast<const void*>(half.data()) : data;
     // A temporary file renamed over `path`: a failed write (a full disk) leaves the previous
     // file as it was, never a truncated one.
     try {
         detail::writeFileAtomically(path,
-                                    {{prefix, sizeof prefix}, {dict.data(), dict.size()}, {data, elements * sizeof(float)}},
+                                    {{prefix, sizeof prefix}, {dict.data(), dict.size()}, {bytes, elements * elementBytes(dtype)}},
                                     /*createFolder=*/false);
     } catch (const Error& e) {
         throw ioError(path, std::string("not written (") + e.what() + "); any previous file is unchanged");

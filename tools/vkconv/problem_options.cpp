@@ -87,6 +87,11 @@ void addProblemFlags(CLI::App& command, ProblemFlags& f, const std::string& batc
     add("--dilation", f.dilation, "dilation DH[,DW] (default 1, as in torch)", "D[,D]");
     add("--groups", f.groups, "groups; C and K must be multiples (default 1; C for depthwise)", "INT");
     f.options["--no-bias"] = command.add_flag("--no-bias", f.noBias, "no bias term (default: bias on, as in torch)");
+    add("--dtype", f.dtype, "element type of input, output and residual: f32 or f16 (default f32)", "f32|f16");
+    add("--layout", f.layout,
+        "memory layout of input, output and residual: nchw, or nhwc (channels last; .npy files then (N, H, W, C)) "
+        "(default nchw)",
+        "nchw|nhwc");
     add("--activation", f.activation,
         "fused activation: identity, relu, relu6, clamp, leaky_relu, sigmoid, silu, gelu, gelu_tanh, hardswish "
         "(default identity)",
@@ -114,7 +119,9 @@ float parseFloat(const std::string& flag, const std::string& text) {
 
 }  // namespace
 
-void applyEpilogueFlags(const ProblemFlags& f, ConvProblem& p) {
+void applyTensorFlags(const ProblemFlags& f, ConvProblem& p) {
+    if (f.given("--dtype")) p.inputFormat.type = p.outputFormat.type = dataTypeFromString(f.dtype, "--dtype");
+    if (f.given("--layout")) p.inputFormat.layout = p.outputFormat.layout = layoutFromString(f.layout, "--layout");
     Epilogue& e = p.epilogue;
     if (f.given("--activation")) e.activation = activationFromString(f.activation, "--activation");
     if (f.given("--alpha")) e.alpha = parseFloat("--alpha", f.alpha);
@@ -156,7 +163,7 @@ int64_t batchOr(const ProblemFlags& f, int64_t fallback) {
 ConvProblem buildProblem(const ProblemFlags& f, int64_t defaultBatch) {
     if (!f.ownProblem()) {
         ConvProblem p = ConvProblem::alexnet1(batchOr(f, defaultBatch));
-        applyEpilogueFlags(f, p);
+        applyTensorFlags(f, p);
         p.validate();
         return p;
     }
@@ -178,7 +185,7 @@ ConvProblem buildProblem(const ProblemFlags& f, int64_t defaultBatch) {
     std::tie(p.kernelH, p.kernelW) = parsePair("--kernel", f.kernel, "R or R,S");
     applyGeometryFlags(f, p);
     p.bias = !f.noBias;
-    applyEpilogueFlags(f, p);
+    applyTensorFlags(f, p);
     p.validate();
     return p;
 }

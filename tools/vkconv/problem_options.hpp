@@ -34,6 +34,9 @@ struct ProblemFlags {
     // and alexnet1 included: --activation, --alpha, --beta, --clamp LO,HI, --slope, --residual
     // [FILE] (random values without a file; a NumPy file in NumPy mode).
     std::string activation, alpha, beta, clamp, slope, residual;
+    // The tensors' element type and layout (include/vkconv/tensor_format.hpp): --dtype f32|f16
+    // and --layout nchw|nhwc for input, output and residual alike.
+    std::string dtype, layout;
 
     // Whether the user gave the flag (e.g. "--batch"); filled by addProblemFlags.
     bool given(const std::string& flag) const;
@@ -48,7 +51,7 @@ struct ProblemFlags {
 };
 
 // Adds --batch --in-channels --height --width --out-channels --kernel --stride --padding
-// --dilation --groups --no-bias and the epilogue's flags to `command`, bound to `flags` (which
+// --dilation --groups --no-bias, --dtype --layout and the epilogue's flags to `command`, bound to `flags` (which
 // must outlive parsing).
 // `batchHelp` describes the default batch of this command.
 void addProblemFlags(CLI::App& command, ProblemFlags& flags, const std::string& batchHelp);
@@ -76,9 +79,10 @@ std::string describeProblemSource(const ProblemFlags& flags);
 // carry) to `problem`, whose sizes come from elsewhere (NumPy files). Does not validate.
 void applyGeometryFlags(const ProblemFlags& flags, ConvProblem& problem);
 
-// Applies the epilogue's flags to `problem` (buildProblem does; named shapes and NumPy mode call
-// it themselves). Throws vkconv::Error naming a malformed flag; Epilogue::validate the rest.
-void applyEpilogueFlags(const ProblemFlags& flags, ConvProblem& problem);
+// Applies the tensors' flags (--dtype, --layout) and the epilogue's to `problem` (buildProblem
+// does; named shapes and NumPy mode call it themselves). Throws vkconv::Error naming a malformed
+// flag; Epilogue::validate the rest.
+void applyTensorFlags(const ProblemFlags& flags, ConvProblem& problem);
 
 // For sizes that come from elsewhere (NumPy files): every shape flag given must agree with
 // `problem`; throws vkconv::Error naming the flag, its value and `source`'s otherwise.

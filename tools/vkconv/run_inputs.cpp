@@ -1,6 +1,7 @@
 // Random and NumPy-file inputs for a run.
 #include "run_inputs.hpp"
 
+#include <array>
 #include <random>
 #include <thread>
 
@@ -33,6 +34,13 @@ void fillUniform(std::vector<float>& out, uint64_t seed, uint64_t stream) {
     for (auto& t : pool) t.join();
 }
 
+// The values a tensor of `type` holds for `values` (fp16's rounding), so that the reference
+// computes on what the kernel reads.
+void holdAs(std::vector<float>& values, DataType type) {
+    if (type == DataType::F16)
+        for (float& v : values) v = floatFromHalf(halfFromFloat(v));
+}
+
 }  // namespace
 
 RunInputs randomInputs(const ConvProblem& problem, uint64_t seed) {
@@ -48,6 +56,8 @@ RunInputs randomInputs(const ConvProblem& problem, uint64_t seed) {
         r.residual.resize(size_t(problem.outputElements()));
         fillUniform(r.residual, seed, 3);
     }
+    holdAs(r.input, problem.inputFormat.type);
+    holdAs(r.residual, problem.outputFormat.type);
     r.source = "random uniform [-1, 1], seed " + std::to_string(seed);
     return r;
 }
@@ -55,19 +65,24 @@ RunInputs randomInputs(const ConvProblem& problem, uint64_t seed) {
 RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
     NpyArray x = readNpy(paths.input);
     NpyArray w = readNpy(paths.weight);
+    const bool nhwc = flags.given("--layout") && layoutFromString(flags.layout, "--layout") == Layout::NHWC;
     if (x.shape.size() != 4)
         throw invalidArgument("--input " + paths.input + " shape", shapeString(x.shape),
-                              "expected 4 dimensions (N, C, H, W)");
+                              nhwc ? "expected 4 dimensions (N, H, W, C) with --layout nhwc" : "expected 4 dimensions (N, C, H, W)");
+    // With --layout nhwc the activation files are (N, H, W, C): the logical shape and NCHW order
+    // here, the file's order again when the tensors are uploaded.
+    const std::array<int64_t, 4> xShape = nhwc ? std::array<int64_t, 4>{x.shape[0], x.shape[3], x.shape[1], x.shape[2]}
+                                               : std::array<int64_t, 4>{x.shape[0], x.shape[1], x.shape[2], x.shape[3]};
     if (w.shape.size() != 4)
         throw invalidArgument("--weight " + paths.weight + " shape", shapeString(w.shape),
                               "expected 4 dimensions (K, C/groups, R, S)");
 
     RunInputs r;
     ConvProblem& p = r.problem;
-    p.batch = x.shape[0];
-    p.inChannels = x.shape[1];
-    p.height = x.shape[2];
-    p.width = x.shape[3];
+    p.batch = xShape[0];
+    p.inChannels = xShape[1];
+    p.height = xShape[2];
+    p.width = xShape[3];
     p.outChannels = w.shape[0];
     p.kernelH = w.shape[2];
     p.kernelW = w.shape[3];
@@ -76,7 +91,9 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
     p.dilationH = p.dilationW = 1;
     p.groups = 1;
     applyGeometryFlags(flags, p);
-    applyEpilogueFlags(flags, p);
+    // The tensors' type: --dtype, else the input file's.
+    if (x.dtype == DataType::F16) p.inputFormat.type = p.outputFormat.type = DataType::F16;
+    applyTensorFlags(flags, p);
     p.bias = !paths.bias.empty();
     checkShapeFlagsAgree(flags, p, "the .npy files (--input " + paths.input + " shape " + shapeString(x.shape) +
                                        ", --weight " + paths.weight + " shape " + shapeString(w.shape) + ")");
@@ -104,14 +121,21 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
             throw invalidArgument("--residual", "given without a file", "NumPy mode reads the residual from Z.npy (N, K, OH, OW)");
         NpyArray z = readNpy(flags.residual);
         const auto out = p.outputShape();
-        if (z.shape != std::vector<int64_t>(out.begin(), out.end()))
+        const std::vector<int64_t> want = nhwc ? std::vector<int64_t>{out[0], out[2], out[3], out[1]}
+                                               : std::vector<int64_t>(out.begin(), out.end());
+        if (z.shape != want)
             throw invalidArgument("--residual " + flags.residual + " shape", shapeString(z.shape),
-                                  "expected the output's (N, K, OH, OW) = " +
-                                      shapeString(std::vector<int64_t>(out.begin(), out.end())));
-        r.residual = std::move(z.data);
+                                  std::string("expected the output's ") + (nhwc ? "(N, OH, OW, K)" : "(N, K, OH, OW)") +
+                                      " = " + shapeString(want));
+        r.residual = relayout(z.data.data(), z.data.size(), out, p.outputFormat.layout, Layout::NCHW);
+        holdAs(r.residual, p.outputFormat.type);
         r.source += ", --residual " + flags.residual;
     }
-    r.input = std::move(x.data);
+    r.input = relayout(x.data.data(), x.data.size(), xShape, p.inputFormat.layout, Layout::NCHW);
+    holdAs(r.input, p.inputFormat.type);
+    if (x.dtype != p.inputFormat.type)
+        r.source += " (" + std::string(toString(x.dtype)) + " values as the " + toString(p.inputFormat.type) +
+                    " tensor holds them)";
     r.weight = std::move(w.data);
     return r;
 }

@@ -42,12 +42,12 @@ const char* toString(CandidateResult::Status s) {
 SweepBench::SweepBench(const Context& context, const ConvProblem& problem, uint64_t seed)
     : context_(context),
       inputs_(randomInputs(problem, seed)),
-      input_(context, {problem.batch, problem.inChannels, problem.height, problem.width}),
-      output_(context, outputShape(problem)) {
-    input_.upload(inputs_.input);
+      input_(context, {problem.batch, problem.inChannels, problem.height, problem.width}, problem.inputFormat),
+      output_(context, outputShape(problem), problem.outputFormat) {
+    input_.uploadNchw(inputs_.input);
     if (problem.epilogue.residual) {
-        residual_.emplace(context, outputShape(problem));
-        residual_->upload(inputs_.residual);
+        residual_.emplace(context, outputShape(problem), problem.outputFormat);
+        residual_->uploadNchw(inputs_.residual);
     }
 }
 
@@ -76,11 +76,9 @@ double SweepBench::checkOutput(Conv2d& conv) {
         conv.run(input_, output_, *residual_);
     else
         conv.run(input_, output_);
-    const uint64_t perImage = uint64_t(p.outChannels * p.outHeight() * p.outWidth());
-    std::vector<float> got(perImage);
     double worst = 0;
     for (int64_t n : images) {
-        output_.downloadRange(uint64_t(n) * perImage, got.data(), perImage);
+        const std::vector<float> got = output_.downloadNchwImages(n, 1);
         const double e = relativeError(got.data(), reference(n));
         worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : std::max(worst, e);
     }
@@ -114,7 +112,7 @@ CandidateResult SweepBench::measure(const KernelConfig& config, const TimingOpti
         if (auto it = firstPlanMs_.find(config.str()); it != firstPlanMs_.end()) r.planMs = it->second;
 
         r.relativeError = checkOutput(conv);
-        const double bound = errorBound(config.path);
+        const double bound = errorBound(config.path, p.outputFormat);
         if (!(r.relativeError <= bound)) {
             r.status = CandidateResult::Status::Wrong;
             char buf[96];
