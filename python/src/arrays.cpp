@@ -1,6 +1,7 @@
 // Importing and converting the caller's arrays; making the NumPy arrays returned.
 #include "arrays.hpp"
 
+#include <array>
 #include <cstring>
 
 #include "vkconv/error.hpp"
@@ -112,7 +113,23 @@ std::string shapeString(const std::vector<int64_t>& shape) {
     return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+namespace {
+
+HostArray importAs(nb::handle obj, const char* name, bool deferConversion, bool activation);
+
+}  // namespace
+
 HostArray importArray(nb::handle obj, const char* name, bool deferConversion) {
+    return importAs(obj, name, deferConversion, false);
+}
+
+HostArray importActivation(nb::handle obj, const char* name, bool deferConversion) {
+    return importAs(obj, name, deferConversion, true);
+}
+
+namespace {
+
+HostArray importAs(nb::handle obj, const char* name, bool deferConversion, bool activation) {
     HostArray a;
     a.name = name;
     if (!nb::try_cast(obj, a.source, false)) {
@@ -147,14 +164,30 @@ HostArray importArray(nb::handle obj, const char* name, bool deferConversion) {
     const uint64_t n = a.elements();
 
     // C-contiguous float32 (strides of size-1 dimensions do not matter): used in place.
-    bool contiguous = true;
-    int64_t expected = 1;
-    for (size_t i = ndim; i-- > 0;) {
-        if (a.shape[i] != 1 && s.stride(i) != expected) contiguous = false;
-        expected *= a.shape[i];
-    }
-    if (type == Source::F32 && contiguous) {
+    auto ordered = [&](const std::vector<size_t>& order) {  // dimensions from the outermost
+        int64_t expected = 1;
+        for (size_t k = order.size(); k-- > 0;) {
+            const size_t i = order[k];
+            if (a.shape[i] != 1 && s.stride(i) != expected) return false;
+            expected *= a.shape[i];
+        }
+        return true;
+    };
+    std::vector<size_t> cOrder(ndim);
+    for (size_t i = 0; i < ndim; ++i) cOrder[i] = i;
+    const bool contiguous = ordered(cOrder);
+    // An activation in channels-last order (N, H, W, C in memory) is read in place as NHWC; an
+    // array both orders describe (C = 1, or H = W = 1) counts as C order.
+    const bool channelsLast = activation && ndim == 4 && !contiguous && ordered({0, 2, 3, 1});
+    if (activation && type == Source::F16) a.dtype = DataType::F16;
+    if (type == Source::F32 && (contiguous || channelsLast)) {
         a.data = static_cast<const float*>(s.data());
+        a.layout = channelsLast ? Layout::NHWC : Layout::NCHW;
+        return a;
+    }
+    if (activation && type == Source::F16 && (contiguous || channelsLast)) {
+        a.halves = static_cast<const uint16_t*>(s.data());
+        a.layout = channelsLast ? Layout::NHWC : Layout::NCHW;
         return a;
     }
     a.sourceType = int(type);
@@ -162,8 +195,10 @@ HostArray importArray(nb::handle obj, const char* name, bool deferConversion) {
     return a;
 }
 
+}  // namespace
+
 void HostArray::materialize() {
-    if (data) return;
+    if (data || halves) return;
     const nb::ndarray<nb::ro>& s = source;
     const Source type = Source(sourceType);
     const size_t ndim = s.ndim();
@@ -205,6 +240,60 @@ OutputArray::OutputArray(std::vector<int64_t> shape) : shape_(shape.begin(), sha
         throw Error(Error::Kind::Unsupported, "the " + python::shapeString(shape) + " float32 result needs " +
                                                   std::to_string(elements_ * 4) + " bytes of host memory, more than is free");
     }
+}
+
+void uploadActivation(Tensor& tensor, const HostArray& a) {
+    const uint64_t n = a.elements();
+    const auto& t = tensor.shape();
+    const std::array<int64_t, 4> shape{t[0], t[1], t[2], t[3]};
+    if (a.halves && tensor.format().type == DataType::F16 && a.layout == tensor.format().layout)
+        return tensor.uploadHalf(a.halves, n);
+    std::vector<float> fromHalves;
+    const float* values = a.data;
+    if (a.halves) {
+        fromHalves.resize(n);
+        for (uint64_t i = 0; i < n; ++i) fromHalves[i] = floatFromHalf(a.halves[i]);
+        values = fromHalves.data();
+    }
+    if (a.layout == tensor.format().layout) return tensor.upload(values, n);
+    tensor.upload(relayout(values, n, shape, a.layout, tensor.format().layout));
+}
+
+ResultArray::ResultArray(std::vector<int64_t> shape, TensorFormat format) : shape_(std::move(shape)), format_(format) {
+    elements_ = 1;
+    for (int64_t d : shape_) elements_ *= uint64_t(d);
+    const uint64_t bytes = elements_ * elementBytes(format.type);
+    try {
+        data_.reset(new uint8_t[bytes ? bytes : 1]);
+    } catch (const std::bad_alloc&) {
+        throw Error(Error::Kind::Unsupported, "the " + python::shapeString(shape_) + " " + toString(format.type) +
+                                                  " result needs " + std::to_string(bytes) +
+                                                  " bytes of host memory, more than is free");
+    }
+}
+
+void ResultArray::download(const Tensor& output) {
+    if (format_.type == DataType::F16)
+        output.downloadHalf(reinterpret_cast<uint16_t*>(data_.get()), elements_);
+    else
+        output.download(reinterpret_cast<float*>(data_.get()), elements_);
+}
+
+nb::ndarray<nb::numpy> ResultArray::release() {
+    uint8_t* p = data_.release();
+    nb::capsule owner(p, [](void* q) noexcept { delete[] static_cast<uint8_t*>(q); });
+    std::vector<size_t> shape(shape_.begin(), shape_.end());
+    // Strides in elements: C order, or channels-last for a 4-D NHWC result (N, K, OH, OW).
+    std::vector<int64_t> strides(shape.size());
+    if (format_.layout == Layout::NHWC && shape.size() == 4) {
+        const int64_t k = shape_[1], h = shape_[2], w = shape_[3];
+        strides = {h * w * k, 1, w * k, k};
+    } else {
+        int64_t stride = 1;
+        for (size_t i = shape.size(); i-- > 0;) strides[i] = stride, stride *= shape_[i];
+    }
+    const nb::dlpack::dtype dtype{uint8_t(nb::dlpack::dtype_code::Float), uint8_t(format_.type == DataType::F16 ? 16 : 32), 1};
+    return nb::ndarray<nb::numpy>(p, shape.size(), shape.data(), owner, strides.data(), dtype);
 }
 
 nb::ndarray<nb::numpy, float> OutputArray::release() {

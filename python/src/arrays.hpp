@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "vkconv/tensor.hpp"
+#include "vkconv/tensor_format.hpp"
+
 namespace vkconv::python {
 
 namespace nb = nanobind;
@@ -24,6 +27,12 @@ struct HostArray {
     nb::ndarray<nb::ro> source;     // keeps the caller's array alive while `data` points into it
     std::string name;               // "x", "w", ... for messages
     int sourceType = 0;             // the element type to convert from (arrays.cpp)
+    // Activations (importActivation): the caller's element type (float16, else float32: float64
+    // and bfloat16 arrays are float32 ones to vkconv), and the order the elements are in: NHWC
+    // where a 4-D array has channels-last strides (torch.channels_last) and is read in place.
+    DataType dtype = DataType::F32;
+    Layout layout = Layout::NCHW;
+    const uint16_t* halves = nullptr;  // a float16 array read in place (then `data` stays null)
 
     uint64_t elements() const;
     std::string shapeString() const;  // "(2, 3, 8, 8)"
@@ -41,6 +50,12 @@ struct HostArray {
 // materialize(), so that a problem can be checked against the device before a large input (a
 // broadcast view of terabytes) is copied.
 HostArray importArray(nb::handle obj, const char* name, bool deferConversion = false);
+// The same for an activation (x, residual): a float16 array keeps its type, and a 4-D array in
+// C order or channels-last order is read in place (anything else is copied to C order).
+HostArray importActivation(nb::handle obj, const char* name, bool deferConversion = false);
+// Copies an imported activation into `tensor` (4-D, its elements the array's, of any type and
+// layout): in place where type and layout agree, converted where they do not.
+void uploadActivation(Tensor& tensor, const HostArray& array);
 
 // A float32 buffer that becomes a NumPy array: filled without the GIL, handed to NumPy with it.
 class OutputArray {
@@ -55,6 +70,22 @@ private:
     std::vector<size_t> shape_;
     uint64_t elements_ = 0;
     std::unique_ptr<float[]> data_;
+};
+
+// A conv's result as a NumPy array in the output tensor's type (float32 or float16) and layout:
+// shape (N, K, OH, OW) with channels-last strides for NHWC (as torch.channels_last holds it), or
+// without N for an unbatched call. Filled from the tensor without the GIL; released with it.
+class ResultArray {
+public:
+    ResultArray(std::vector<int64_t> shape, TensorFormat format);
+    void download(const Tensor& output);  // without the GIL
+    nb::ndarray<nb::numpy> release();
+
+private:
+    std::vector<int64_t> shape_;  // logical
+    TensorFormat format_;
+    uint64_t elements_ = 0;
+    std::unique_ptr<uint8_t[]> data_;
 };
 
 std::string shapeString(const std::vector<int64_t>& shape);

@@ -45,19 +45,42 @@ ConvOptions convOptions(const std::string& precision, std::optional<KernelConfig
 }
 
 // The residual array of a call, checked against the result's shape (the caller's, unbatched
-// where x is): ArgumentError naming it otherwise.
+// where x is): ArgumentError naming it otherwise. Its type and layout may be any: it is
+// converted to the output's where they differ.
 std::optional<HostArray> importResidual(nb::handle residual, const std::vector<int64_t>& resultShape) {
     if (residual.is_none()) return std::nullopt;
-    HostArray z = importArray(residual, "residual");
+    HostArray z = importActivation(residual, "residual");
     if (z.shape != resultShape)
         throw invalidArgument("residual.shape", z.shapeString(), "expected the result's shape " + shapeString(resultShape));
     return z;
 }
 
-// A planned convolution for one input shape (and one epilogue), with the device tensors it reads
-// and writes.
+// out_dtype: None (x's type), or what numpy.dtype() makes float32 or float16 of.
+std::optional<DataType> parseOutDtype(nb::handle outDtype) {
+    if (outDtype.is_none()) return std::nullopt;
+    std::string name;
+    try {
+        name = nb::cast<std::string>(nb::module_::import_("numpy").attr("dtype")(outDtype).attr("name"));
+    } catch (const nb::python_error&) {
+        name = nb::cast<std::string>(nb::str(outDtype));
+    }
+    if (name == "float32") return DataType::F32;
+    if (name == "float16") return DataType::F16;
+    throw invalidArgument("out_dtype", name, "expected float32 or float16 (or None: x's)");
+}
+
+// The tensor formats of a call: the input's as x holds it, the output's in x's layout and
+// out_dtype (else x's type).
+void setFormats(ConvProblem& p, const HostArray& x, std::optional<DataType> outDtype) {
+    p.inputFormat = {x.dtype, x.layout};
+    p.outputFormat = {outDtype.value_or(x.dtype), x.layout};
+}
+
+// A planned convolution for one input shape, formats and epilogue, with the device tensors it
+// reads and writes.
 struct Plan {
     std::vector<int64_t> inputShape;
+    TensorFormat inputFormat, outputFormat;
     bool residual;
     Conv2d conv;
     Tensor input, output;
@@ -65,24 +88,30 @@ struct Plan {
 
     Plan(const Context& context, const ConvProblem& p, const float* weight, const float* bias, const ConvOptions& o)
         : inputShape(toVector(p.inputShape())),
+          inputFormat(p.inputFormat),
+          outputFormat(p.outputFormat),
           residual(p.epilogue.residual),
           conv(context, p, weight, bias, o),
-          input(context, inputShape),
-          output(context, toVector(p.outputShape())) {
-        if (residual) residualTensor.emplace(context, toVector(p.outputShape()));
+          input(context, inputShape, p.inputFormat),
+          output(context, toVector(p.outputShape()), p.outputFormat) {
+        if (residual) residualTensor.emplace(context, toVector(p.outputShape()), p.outputFormat);
     }
 
-    // input (and the residual z, where the epilogue has one) -> output, into `out` (elements of
-    // the output). Without the GIL.
-    void run(const float* x, uint64_t elements, const float* z, float* out, uint64_t outElements) {
-        input.upload(x, elements);
+    bool serves(const ConvProblem& p) const {
+        return inputShape == toVector(p.inputShape()) && inputFormat == p.inputFormat && outputFormat == p.outputFormat &&
+               residual == p.epilogue.residual;
+    }
+
+    // x (and the residual z, where the epilogue has one) -> output, into `out`. Without the GIL.
+    void run(const HostArray& x, const HostArray* z, ResultArray& out) {
+        uploadActivation(input, x);
         if (residualTensor) {
-            residualTensor->upload(z, outElements);
+            uploadActivation(*residualTensor, *z);
             conv.run(input, output, *residualTensor);
         } else {
             conv.run(input, output);
         }
-        output.download(out, outElements);
+        out.download(output);
     }
 };
 
@@ -114,10 +143,11 @@ public:
         return p;
     }
 
-    nb::ndarray<nb::numpy, float> call(nb::handle x, nb::handle residual) {
-        HostArray a = importArray(x, "x", /*deferConversion=*/true);
+    nb::ndarray<nb::numpy> call(nb::handle x, nb::handle residual, nb::handle outDtype) {
+        HostArray a = importActivation(x, "x", /*deferConversion=*/true);
         bool unbatched = false;
         ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        setFormats(p, a, parseOutDtype(outDtype));
         const std::optional<HostArray> z = importResidual(residual, resultShape(p, unbatched));
         p.epilogue.residual = z.has_value();
         // Planned first: a problem the device cannot run is refused (naming the limit) before
@@ -128,11 +158,11 @@ public:
             plan(p);
         }
         a.materialize();
-        OutputArray out(resultShape(p, unbatched));
+        ResultArray out(resultShape(p, unbatched), p.outputFormat);
         {
             nb::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(mutex_);
-            plan(p).run(a.data, a.elements(), z ? z->data : nullptr, out.data(), out.elements());
+            plan(p).run(a, z ? &*z : nullptr, out);
         }
         return out.release();
     }
@@ -141,15 +171,15 @@ public:
         if (warmup < 0) throw invalidArgument("warmup", warmup, "must be >= 0");
         if (iterations < 1) throw invalidArgument("iterations", iterations, "must be >= 1");
         if (!(warmupMs >= 0)) throw invalidArgument("warmup_ms", warmupMs, "must be >= 0");
-        HostArray a = importArray(x, "x", /*deferConversion=*/true);
+        HostArray a = importActivation(x, "x", /*deferConversion=*/true);
         bool unbatched = false;
-        const ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
-        planFor(toVector(p.inputShape()));
+        ConvProblem p = problemFor(batchedShape(a.shape, unbatched));
+        setFormats(p, a, std::nullopt);
         a.materialize();
         nb::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(mutex_);
         Plan& pl = plan(p);
-        pl.input.upload(a.data, a.elements());
+        uploadActivation(pl.input, a);
         TimingOptions options;
         options.warmupMs = warmupMs;
         options.warmupRuns = warmup;
@@ -189,7 +219,7 @@ private:
     Plan& plan(const ConvProblem& p) {
         const std::vector<int64_t> shape = toVector(p.inputShape());
         for (auto it = plans_.begin(); it != plans_.end(); ++it) {
-            if (it->inputShape == shape && it->residual == p.epilogue.residual) {
+            if (it->serves(p)) {
                 plans_.splice(plans_.begin(), plans_, it);
                 return plans_.front();
             }
@@ -210,20 +240,20 @@ private:
     std::mutex mutex_;
 };
 
-nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::handle b, nb::handle stride,
-                                             nb::handle padding, nb::handle dilation, nb::handle groups,
-                                             const std::string& precision, nb::handle context, const std::string& activation,
-                                             nb::handle residual, float alpha, float beta, nb::handle clamp,
-                                             nb::handle negativeSlope) {
+nb::ndarray<nb::numpy> conv2dFunction(nb::handle x, nb::handle w, nb::handle b, nb::handle stride, nb::handle padding,
+                                      nb::handle dilation, nb::handle groups, const std::string& precision,
+                                      nb::handle context, const std::string& activation, nb::handle residual, float alpha,
+                                      float beta, nb::handle clamp, nb::handle negativeSlope, nb::handle outDtype) {
     const Geometry g = parseGeometry(stride, padding, dilation, groups);
     const ConvOptions options = convOptions(precision, std::nullopt, true);
     const Epilogue epilogue = parseEpilogue(activation, alpha, beta, clamp, negativeSlope);
-    HostArray xa = importArray(x, "x", /*deferConversion=*/true);
+    HostArray xa = importActivation(x, "x", /*deferConversion=*/true);
     const HostArray wa = importArray(w, "w");
     std::optional<HostArray> ba;
     if (!b.is_none()) ba = importArray(b, "b");
     bool unbatched = false;
     ConvProblem p = buildProblem(batchedShape(xa.shape, unbatched), wa.shape, ba ? &ba->shape : nullptr, g);
+    setFormats(p, xa, parseOutDtype(outDtype));
     const std::optional<HostArray> z = importResidual(residual, resultShape(p, unbatched));
     p.epilogue = epilogue;  // validated by parseEpilogue
     p.epilogue.residual = z.has_value();
@@ -241,22 +271,26 @@ nb::ndarray<nb::numpy, float> conv2dFunction(nb::handle x, nb::handle w, nb::han
         plan.emplace(ctx, p, wa.data, ba ? ba->data : nullptr, options);
     }
     xa.materialize();
-    OutputArray out(resultShape(p, unbatched));
+    ResultArray out(resultShape(p, unbatched), p.outputFormat);
     {
         nb::gil_scoped_release release;
-        plan->run(xa.data, xa.elements(), z ? z->data : nullptr, out.data(), out.elements());
+        plan->run(xa, z ? &*z : nullptr, out);
     }
     return out.release();
 }
 
 constexpr const char* kArraysDoc =
     "Arrays: NumPy arrays, or any CPU array with __dlpack__ or the buffer protocol (a torch CPU\n"
-    "tensor, after .detach() if it requires grad). float32 C-contiguous arrays are read in place;\n"
-    "float16, bfloat16 and float64 arrays are converted to float32, and arrays of any other layout\n"
-    "(transposed, sliced, Fortran order) are copied, as numpy.ascontiguousarray(a, numpy.float32)\n"
-    "would. Refused with ArgumentError: integer, bool and complex dtypes, arrays on a GPU, and\n"
-    "shapes that do not fit together, and Python lists (numpy.asarray them first). The result is a\n"
-    "new C-contiguous float32 NumPy array.";
+    "tensor, after .detach() if it requires grad). x and residual are read in place where they are\n"
+    "float32 or float16 in C order (NCHW) or channels-last order (NHWC: a torch.channels_last\n"
+    "tensor, or a (N, H, W, C) array transposed to (N, C, H, W)); the device tensors then have that\n"
+    "type and layout. bfloat16 and float64 arrays are converted to float32, and arrays of any\n"
+    "other layout (sliced, Fortran order) are copied to C order. w and b are read as float32.\n"
+    "Refused with ArgumentError: integer, bool and complex dtypes, arrays on a GPU, shapes that do\n"
+    "not fit together, and Python lists (numpy.asarray them first). The result is a new NumPy\n"
+    "array of shape (N, K, OH, OW), in x's layout (channels-last strides where x has them) and of\n"
+    "out_dtype (None: x's type, float16 for float16 x, else float32); a residual of another type\n"
+    "or layout is converted to the result's.";
 
 }  // namespace
 
@@ -266,13 +300,14 @@ void bindConv2d(nb::module_& m) {
           nb::arg("context").none() = nb::none(), nb::kw_only(), nb::arg("activation") = "identity",
           nb::arg("residual").none() = nb::none(), nb::arg("alpha") = 1.0f, nb::arg("beta") = 1.0f,
           nb::arg("clamp").none() = nb::none(), nb::arg("negative_slope").none() = nb::none(),
+          nb::arg("out_dtype").none() = nb::none(),
           nb::sig("def conv2d(x: numpy.typing.ArrayLike, w: numpy.typing.ArrayLike, b: numpy.typing.ArrayLike | None = None, "
                   "stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0, "
                   "dilation: int | tuple[int, int] = 1, groups: int = 1, precision: str = 'fast', "
                   "context: Context | None = None, *, activation: str = 'identity', "
                   "residual: numpy.typing.ArrayLike | None = None, alpha: float = 1.0, beta: float = 1.0, "
-                  "clamp: tuple[float, float] | None = None, negative_slope: float | None = None"
-                  ") -> numpy.typing.NDArray[numpy.float32]"),
+                  "clamp: tuple[float, float] | None = None, negative_slope: float | None = None, "
+                  "out_dtype: numpy.typing.DTypeLike | None = None) -> numpy.typing.NDArray[numpy.floating]"),
           (std::string("torch.nn.functional.conv2d on a Vulkan device, with a fused epilogue:\n"
                        "y = activation(alpha * conv2d(x, w) + b + beta * residual), in fp32 before the store.\n\n"
                        "x: (N, C, H, W), or (C, H, W) for one image (the result is then (K, OH, OW)).\n"
@@ -284,7 +319,8 @@ void bindConv2d(nb::module_& m) {
                        "context: a Context; None uses default_context().\n"
                        "activation: 'identity', 'relu', 'relu6', 'clamp' (clamp=(lo, hi)), 'leaky_relu'\n"
                        "(negative_slope, default 0.01), 'sigmoid', 'silu', 'gelu', 'gelu_tanh', 'hardswish'.\n"
-                       "residual: an array of the result's shape added (times beta) before the activation.\n\n") +
+                       "residual: an array of the result's shape added (times beta) before the activation.\n"
+                       "out_dtype: the result's type, numpy.float32 or numpy.float16 (None: x's).\n\n") +
            kArraysDoc +
            "\n\nEach call plans the convolution again (pipelines come from the Context's cache); for\n"
            "repeated calls use Conv2d, which keeps the weights and pipelines on the device. The GIL is\n"
@@ -340,10 +376,13 @@ void bindConv2d(nb::module_& m) {
               kArraysDoc)
                  .c_str())
         .def("__call__", &PyConv2d::call, nb::arg("x").none(), nb::arg("residual").none() = nb::none(),
-             nb::sig("def __call__(self, x: numpy.typing.ArrayLike, residual: numpy.typing.ArrayLike | None = None) "
-                     "-> numpy.typing.NDArray[numpy.float32]"),
+             nb::kw_only(), nb::arg("out_dtype").none() = nb::none(),
+             nb::sig("def __call__(self, x: numpy.typing.ArrayLike, residual: numpy.typing.ArrayLike | None = None, *, "
+                     "out_dtype: numpy.typing.DTypeLike | None = None) -> numpy.typing.NDArray[numpy.floating]"),
              "conv2d(x), with the epilogue (and residual, an array of the result's shape, if given):\n"
-             "copies x to the device, runs, copies the result back into a new float32 array.")
+             "copies x to the device in its own type and layout, runs, copies the result back into a new\n"
+             "array in x's layout and of out_dtype (None: x's type). Each input shape, type and layout is\n"
+             "planned once.")
         .def("time", &PyConv2d::time, nb::arg("x").none(), nb::arg("warmup") = 3, nb::arg("iterations") = 20,
              nb::arg("warmup_ms") = 500.0,
              nb::sig("def time(self, x: numpy.typing.ArrayLike, warmup: int = 3, iterations: int = 20, "

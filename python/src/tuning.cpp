@@ -45,10 +45,29 @@ void bindEpilogue(nb::module_& m) {
         .def("__repr__", [](const Epilogue& e) { return "<vkconv.Epilogue " + (e.isDefault() ? std::string("default") : e.str()) + ">"; });
 }
 
+void bindTensorFormat(nb::module_& m) {
+    nb::enum_<DataType>(m, "DataType", "A tensor's element type (include/vkconv/tensor_format.hpp).")
+        .value("F32", DataType::F32)
+        .value("F16", DataType::F16);
+    nb::enum_<Layout>(m, "Layout", "A 4-D tensor's memory layout: NCHW, or NHWC (channels last).")
+        .value("NCHW", Layout::NCHW)
+        .value("NHWC", Layout::NHWC);
+    nb::class_<TensorFormat>(m, "TensorFormat", "A tensor's element type and layout.")
+        .def(nb::init<>())
+        .def("__init__", [](TensorFormat* f, DataType type, Layout layout) { new (f) TensorFormat{type, layout}; },
+             nb::arg("type"), nb::arg("layout"))
+        .def_rw("type", &TensorFormat::type)
+        .def_rw("layout", &TensorFormat::layout)
+        .def("__eq__", [](const TensorFormat& a, const TensorFormat& b) { return a == b; })
+        .def("__str__", &TensorFormat::str)
+        .def("__repr__", [](const TensorFormat& f) { return "<vkconv.TensorFormat " + f.str() + ">"; });
+}
+
 void bindProblem(nb::module_& m) {
     nb::class_<ConvProblem>(m, "ConvProblem",
-                            "One conv2d forward: sizes, stride, padding, dilation, groups, bias. Layouts are NCHW input,\n"
-                            "KCRS weights (C per group), K bias, all float32.")
+                            "One conv2d forward: sizes, stride, padding, dilation, groups, bias, the input's and the\n"
+                            "output's TensorFormat (type and layout), and the fused epilogue. Weights are KCRS (C per\n"
+                            "group) and the bias K values, float32.")
         .def(nb::init<>())
         .def_static(
             "from_shapes",
@@ -83,6 +102,8 @@ void bindProblem(nb::module_& m) {
         .def_rw("groups", &ConvProblem::groups)
         .def_rw("bias", &ConvProblem::bias)
         .def_rw("epilogue", &ConvProblem::epilogue, "the fused epilogue (Epilogue)")
+        .def_rw("input_format", &ConvProblem::inputFormat, "the input's TensorFormat (default f32/nchw)")
+        .def_rw("output_format", &ConvProblem::outputFormat, "the output's and the residual's TensorFormat")
         .def("validate", &ConvProblem::validate, "Raises ArgumentError naming the first bad field and its value.")
         .def_prop_ro("out_height", &ConvProblem::outHeight)
         .def_prop_ro("out_width", &ConvProblem::outWidth)
@@ -314,6 +335,7 @@ void bindSearch(nb::module_& m) {
 
 void bindTuning(nb::module_& m) {
     bindEpilogue(m);
+    bindTensorFormat(m);
     bindProblem(m);
     bindConfig(m);
     bindTuningCache(m);
