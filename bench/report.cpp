@@ -36,7 +36,9 @@ ordered_json problemJson(const ConvProblem& p) {
                         {"padding", {p.padH, p.padW}},
                         {"dilation", {p.dilationH, p.dilationW}},
                         {"groups", p.groups},
-                        {"bias", p.bias}};
+                        {"bias", p.bias},
+                        {"input_format", p.inputFormat.str()},
+                        {"output_format", p.outputFormat.str()}};
 }
 
 ordered_json resultJson(const ShapeResult& r) {

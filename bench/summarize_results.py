@@ -201,7 +201,7 @@ def main():
         if not doc.get("meets_run_minimums", True):
             header.append("WARNING: %s has fewer than 5 warm-up or 50 timed runs" % path)
         for r in doc["results"]:
-            vk[(doc["precision"], r["name"])] = r
+            vk[(variant(doc, r), r["name"])] = r
             if r["name"] not in order:
                 order.append(r["name"])
     torch_results, modes = {}, []
@@ -258,7 +258,48 @@ def main():
     print("ms = median; x-floor = time / (min bytes / copy bandwidth); "
           "best torch/fast > 1 means vkconv fast is faster than the best torch mode")
     print_suite_summary(vk, torch_results, modes, mismatched)
+    print_tensor_summary(vk, torch_results, mismatched)
     return 0
+
+
+def variant(doc, r):
+    """What a vkconv-bench result ran as: its precision ("fast", "fp32"), then its tensors' formats
+    where they are not fp32 NCHW ("fast f16/nhwc") and "+epilogue" where the problem has a fused
+    epilogue beyond the bias (bench/gpu/check.sh --bench-tensors, --bench-epilogue)."""
+    v = doc["precision"]
+    p = r.get("problem", {})
+    formats = {p.get("input_format", "f32/nchw"), p.get("output_format", "f32/nchw")} - {"f32/nchw"}
+    if formats:
+        v += " " + p.get("input_format", "f32/nchw")
+    words = r.get("problem_str", "").split()
+    tail = words[next((i for i, w in enumerate(words) if w.startswith("bias=")), len(words)) + 1:]
+    if [w for w in tail if not w.startswith(("in=", "out="))]:
+        v += "+epilogue"
+    return v
+
+
+def print_tensor_summary(vk, torch_results, mismatched):
+    """vkconv fast with fp16 NHWC tensors in and out against PyTorch's fp16 channels-last, per
+    suite: the geometric mean of the time ratios over all shapes, the dense and the grouped ones,
+    and the shapes above 1.0 among the 1x1 and the grouped ones (issue #58's targets)."""
+    by_suite = {}
+    for (v, name), r in vk.items():
+        if v == "fast f16/nhwc" and r.get("status") == "ok" and name not in mismatched:
+            t = torch_results.get(("fp16_channels_last", name))
+            if t and t.get("status") == "ok":
+                by_suite.setdefault(r.get("suite", "?"), []).append((r, r["time_ms"]["median"] / t["time_ms"]["median"]))
+    if not by_suite:
+        return
+    print("fp16 NHWC in and out, vkconv fast / torch fp16_channels_last:")
+    for suite, rows in by_suite.items():
+        dense = [x for r, x in rows if r["problem"].get("groups", 1) == 1]
+        grouped = [x for r, x in rows if r["problem"].get("groups", 1) != 1]
+        parts = ["all %d %.3f" % (len(rows), geomean([x for _, x in rows]))]
+        if dense and grouped:
+            parts += ["dense %d %.3f" % (len(dense), geomean(dense)), "grouped %d %.3f" % (len(grouped), geomean(grouped))]
+        above = ["%s %.2f" % (r["name"], x) for r, x in rows
+                 if x > 1.0 and (r["problem"]["kernel"] == [1, 1] or r["problem"].get("groups", 1) != 1)]
+        print("  %s: %s; 1x1 or grouped above 1.0: %s" % (suite, ", ".join(parts), ", ".join(above) or "none"))
 
 
 def geomean(values):

@@ -46,6 +46,11 @@
 #                     "--activation relu --residual") right after the plain run: what the fused
 #                     epilogue costs over conv + bias (vkconv_SUITE_fast_epilogue.json); and
 #                     PyTorch's relu(conv + b + z), eager and cuDNN-fused (torch_epilogue.json)
+#   --bench-tensors FLAGS
+#                     --bench also times alexnet1 and each suite, fast, with these tensor flags
+#                     (e.g. "--dtype f16 --layout nhwc"), with and without --bench-epilogue's flags:
+#                     vkconv_SUITE_fast_tensors.json, vkconv_SUITE_fast_tensors_epilogue.json; the
+#                     summary compares them with PyTorch's fp16_channels_last
 #   --compare DIR     --bench also times DIR/bench/vkconv-bench (another build, carried beside this
 #                     one), fast precision, each suite right after this build's: before/after
 #                     ratios from one run on one machine (before_*.json, in results.tgz)
@@ -64,7 +69,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE=""
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE="" TENSORS=""
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -88,6 +93,7 @@ while (($#)); do
     --build) [[ -n "${2:-}" ]] || die "--build needs a folder"; BUILD=${2%/}; shift ;;
     --compare) [[ -n "${2:-}" ]] || die "--compare needs a folder"; COMPARE=${2%/}; shift ;;
     --bench-epilogue) [[ -n "${2:-}" ]] || die "--bench-epilogue needs flags"; EPILOGUE=$2; shift ;;
+    --bench-tensors) [[ -n "${2:-}" ]] || die "--bench-tensors needs flags"; TENSORS=$2; shift ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || die "--bench-suite needs suite names (a,b,...), got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
@@ -217,6 +223,12 @@ run_bench() {
     for p in fast fp32; do
       step "vkconv_alexnet1_$p" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision "$p" \
         --json "$R/vkconv_alexnet1_$p.json"
+      if [[ -n $TENSORS && $p == fast ]]; then
+        local tensors
+        read -ra tensors <<<"$TENSORS"
+        step "vkconv_alexnet1_fast_tensors" 60 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 --precision fast \
+          "${tensors[@]}" --json "$R/vkconv_alexnet1_fast_tensors.json"
+      fi
       [[ -n $COMPARE && $p == fast ]] && need "$COMPARE/bench/vkconv-bench" &&
         step "before_alexnet1_fast" 60 "$COMPARE/bench/vkconv-bench" --shapes "$SHAPES" --suite alexnet1 \
           --precision fast --json "$R/before_alexnet1_fast.json"
@@ -230,6 +242,19 @@ run_bench() {
       read -ra epilogue <<<"$EPILOGUE"
       step "vkconv_${suite}_fast_epilogue" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fast \
         "${batch[@]}" "${epilogue[@]}" --json "$R/vkconv_${suite}_fast_epilogue.json"
+    fi
+    if [[ -n $TENSORS ]]; then
+      local tensors
+      read -ra tensors <<<"$TENSORS"
+      step "vkconv_${suite}_fast_tensors" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fast \
+        "${batch[@]}" "${tensors[@]}" --json "$R/vkconv_${suite}_fast_tensors.json"
+      if [[ -n $EPILOGUE ]]; then
+        local epilogue
+        read -ra epilogue <<<"$EPILOGUE"
+        step "vkconv_${suite}_fast_tensors_epilogue" 180 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" \
+          --precision fast "${batch[@]}" "${tensors[@]}" "${epilogue[@]}" \
+          --json "$R/vkconv_${suite}_fast_tensors_epilogue.json"
+      fi
     fi
     [[ -n $COMPARE ]] && need "$COMPARE/bench/vkconv-bench" &&
       step "before_${suite}_fast" 180 "$COMPARE/bench/vkconv-bench" --shapes "$SHAPES" --suite "$suite" \
