@@ -16,6 +16,7 @@
 
 #include "conv_check.hpp"
 #include "family_cases.hpp"
+#include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "select/config_select.hpp"  // src/: the configuration Fast chooses
 #include "test_devices.hpp"
 #include "vkconv/conv2d.hpp"
@@ -106,6 +107,72 @@ TEST_P(TensorFormats, MatchReference) {
 
 INSTANTIATE_TEST_SUITE_P(Families, TensorFormats, ::testing::ValuesIn(allCases()),
                          [](const auto& info) { return caseName(info.param); });
+
+// The channels-last kernel reads an fp16 NHWC input in place (no packing pass) where its channels
+// fill whole 16-byte words and no 1x1 stride subsamples it, else packs it; both right. Problems:
+// C a multiple of BK; C a multiple of 8 but not of BK (the last slice's words past C read zero);
+// C not a multiple of 8 (packed); stride 2 with padding (in place, the columns not in phases);
+// a strided 1x1 (packed: subsampled); chunked under the narrow profile (each chunk's offset).
+struct InPlaceCase {
+    const char* name;
+    int64_t c, k, kernel, stride, pad;
+    bool inPlace;
+};
+
+TEST(TensorFormatInPlace, ChannelsLastReadsFp16NhwcAsItIs) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device).context;
+    if (!ctx.device().coopMatKhr) {
+        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
+        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "': no channels-last kernel";
+    }
+    const InPlaceCase cases[] = {{"c32_3x3", 32, 24, 3, 1, 1, true},   {"c24_3x3", 24, 16, 3, 1, 1, true},
+                                 {"c12_3x3", 12, 16, 3, 1, 1, false},  {"c16_3x3_s2", 16, 16, 3, 2, 1, true},
+                                 {"c16_1x1_s2", 16, 32, 1, 2, 0, false}};
+    for (const InPlaceCase& k : cases) {
+        ConvProblem p;
+        p.batch = 3, p.inChannels = k.c, p.height = 9, p.width = 10, p.outChannels = k.k;
+        p.kernelH = p.kernelW = k.kernel, p.strideH = p.strideW = k.stride, p.padH = p.padW = k.pad;
+        p.inputFormat = p.outputFormat = {DataType::F16, Layout::NHWC};
+        std::optional<KernelConfig> config = bestCandidate(Path::CoopMatF16, ctx.device(), p, [&](const KernelConfig& c) {
+            // BK 16 where C = 24 so that its last slice is half past C.
+            return c.is<ChannelsLastNhwcKernel>() && c.splits() == 1 && (k.c != 24 || c.bk == 16);
+        });
+        ASSERT_TRUE(config) << k.name;
+        ConvOptions options;
+        options.config = config;
+        const CheckResult r = checkConvWith(ctx, {k.name, p, 9700 + uint64_t(k.c)}, options, "channels-last");
+        EXPECT_EQ(r.describe.find("read in place") != std::string::npos, k.inPlace) << r.report;
+        VKCONV_EXPECT_CHECK_PASSED(r);
+    }
+}
+
+// The same, chunked: each chunk's input range starts at an aligned offset of the caller's tensor.
+TEST(TensorFormatInPlace, ChunkedInputsReadFromTheirOffsets) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device, false, narrowProfile()).context;
+    if (!ctx.device().coopMatKhr) {
+        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
+        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "': no channels-last kernel";
+    }
+    ConvProblem p;
+    p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
+    p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
+    p.inputFormat = p.outputFormat = {DataType::F16, Layout::NHWC};
+    p.epilogue.residual = true;
+    std::optional<KernelConfig> config = bestCandidate(Path::CoopMatF16, ctx.device(), p, [](const KernelConfig& c) {
+        return c.is<ChannelsLastNhwcKernel>() && c.splits() == 1;
+    });
+    if (!config) GTEST_SKIP() << "no channels-last configuration under the narrow profile";
+    ConvOptions options;
+    options.config = config;
+    const CheckResult r = checkConvWith(ctx, {"inplace_chunked", p, 9790}, options, "channels-last, narrow profile");
+    EXPECT_NE(r.describe.find("read in place"), std::string::npos) << r.report;
+    EXPECT_EQ(r.describe.find(" 1 chunk(s)"), std::string::npos) << r.report;
+    VKCONV_EXPECT_CHECK_PASSED(r);
+}
 
 // The Fast path picks a family that reads the input as it is (the channels-last NHWC kernel reads
 // every format) over one that would convert it first, even where that one costs less: on a 1x1,

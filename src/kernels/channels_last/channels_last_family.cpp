@@ -198,8 +198,19 @@ public:
         return withReducePass(prepareNhwcCoopMatKernel(p, c, weight), c, d, p);
     }
 
-    // Its packing pass reads every type and layout (pack_input_nhwc_f16.comp).
+    // Its packing pass reads every type and layout (pack_input_nhwc_f16.comp); an fp16 NHWC input
+    // of whole 16-byte channel words it reads in place, with no packing pass.
     bool readsInput(const KernelConfig&, const TensorFormat&) const override { return true; }
+
+    std::string note(const ConvProblem& p) const override {
+        if (nhwcReadsInPlace(p)) return "the fp16 NHWC input read in place (no packing pass)";
+        if (!p.inputFormat.isDefault())
+            return "the packing pass reads the " + p.inputFormat.str() + " input" +
+                   (p.inputFormat == TensorFormat{DataType::F16, Layout::NHWC}
+                        ? std::string(" (taken as it is only where C is a multiple of 8 and no 1x1 stride subsamples it)")
+                        : std::string());
+        return "";
+    }
 
     std::vector<std::string> shaders(const KernelConfig& c) const override {
         std::vector<std::string> s{"pack_input_nhwc_f16", "conv2d_coopmat_nhwc_f16"};

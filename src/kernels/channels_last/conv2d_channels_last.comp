@@ -71,6 +71,12 @@ layout(set = 0, binding = 0, std430) readonly buffer PackedInput { uvec4 input_w
 
 #define A_REG uvec4
 const uint BK_WORDS = BK / 8;  // 16-byte words of a row's K slice (NHWC_SLICE = BK: the host sets both)
+#ifdef VKCONV_TENSOR_IO
+// The caller's fp16 NHWC input read as it is, no packing pass (nhwcReadsInPlace): image, pixel,
+// C channels, C a multiple of 8; the words of a last K slice past C read as zero.
+layout(constant_id = 74) const bool A_IN_PLACE = false;
+const uint IN_C_WORDS = C_TOTAL / 8;
+#endif
 // Rows padded by one word: the 8 rows of a fragment load then start in 8 different bank groups.
 const uint A_ROW_WORDS = BK_WORDS + 1;
 shared uvec4 sA[2 * BM * A_ROW_WORDS];  // [stage][m][k]
@@ -106,7 +112,11 @@ void initRows() {
         const uint m = tileM0 + aRow(v);
         const uint image = m / OUT_HW, pix = m - image * OUT_HW;
         const uint oh = pix / OUT_W, ow = pix - oh * OUT_W;
+#ifdef VKCONV_TENSOR_IO
+        aImage[i] = A_IN_PLACE ? image * IN_HW : image * NHWC_SLICES * IN_HW;
+#else
         aImage[i] = image * NHWC_SLICES * IN_HW;
+#endif
         aIh[i] = m < chunk.m_rows ? int(oh) * STRIDE_H - PAD_H : -(1 << 28);
         aIw[i] = int(ow) * STRIDE_W - PAD_W;
     }
@@ -121,6 +131,14 @@ void loadA(uint t, out uvec4 a[A_PER_THREAD]) {
         const uint v = gl_LocalInvocationIndex + i * THREADS;
         const int ih = aIh[i] + int(r) * DIL_H, iw = aIw[i] + int(s) * DIL_W;
         const bool inside = v < A_WORDS && uint(ih) < IN_H && uint(iw) < IN_W;
+#ifdef VKCONV_TENSOR_IO
+        if (A_IN_PLACE) {
+            const uint word = channelSlice * BK_WORDS + aWord(v);  // of the pixel's IN_C_WORDS
+            const uint at = chunk.in_offset / 8 + (aImage[i] + uint(ih) * IN_W + uint(iw)) * IN_C_WORDS + word;
+            a[i] = inside && word < IN_C_WORDS && (DEBUG_SKIP & 1u) == 0u ? input_words[at] : uvec4(0);
+            continue;
+        }
+#endif
         // nhwcWord(image, channelSlice, ih * IN_W + nhwcColumn(iw), IN_HW), its image term worked out per row.
         const uint pixel = aImage[i] + channelSlice * IN_HW + uint(ih) * IN_W + nhwcColumn(uint(iw), uint(STRIDE_W));
         a[i] = inside && (DEBUG_SKIP & 1u) == 0u ? input_words[pixel * BK_WORDS + aWord(v)] : uvec4(0);

@@ -16,6 +16,10 @@ bool nhwcSubsamples(const ConvProblem& p) {
     return p.kernelH == 1 && p.kernelW == 1 && p.padH == 0 && p.padW == 0 && p.strided();
 }
 
+bool nhwcReadsInPlace(const ConvProblem& p) {
+    return p.inputFormat == TensorFormat{DataType::F16, Layout::NHWC} && p.inChannels % 8 == 0 && !nhwcSubsamples(p);
+}
+
 ConvProblem nhwcPackedProblem(const ConvProblem& p) {
     if (!nhwcSubsamples(p)) return p;
     ConvProblem q = p;
@@ -37,6 +41,7 @@ uint32_t nhwcPackChannels(const ConvProblem& p) {
 }
 
 uint64_t nhwcImageBytes(const ConvProblem& p, uint32_t bk) {
+    if (nhwcReadsInPlace(p)) return 0;
     const ConvProblem q = nhwcPackedProblem(p);
     return uint64_t(q.height) * uint64_t(q.width) * nhwcChannels(p, bk) * 2;
 }
@@ -82,6 +87,7 @@ std::vector<VkSpecializationMapEntry> CoopMatNhwcKernelSpec::entries() {
     e.push_back({64, offsetof(CoopMatNhwcKernelSpec, slice), 4});
     e.push_back({65, offsetof(CoopMatNhwcKernelSpec, fragmentPrefetch), sizeof(VkBool32)});
     e.push_back({66, offsetof(CoopMatNhwcKernelSpec, splitK), 4});
+    e.push_back({74, offsetof(CoopMatNhwcKernelSpec, inPlace), sizeof(VkBool32)});
     return e;
 }
 
@@ -117,19 +123,23 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     const uint32_t bCols = roundUp(p.gemmN(), c.bn);
     // The conv runs on the packed image: the problem as given, or (a strided 1x1) subsampled.
     const ConvProblem packed = nhwcPackedProblem(p);
+    const bool inPlace = nhwcReadsInPlace(p);
     CoopMatNhwcKernelSpec spec{};
     spec.kernel = coopMatKernelSpec(c, makeProblemSpec(packed, bRows, bCols));
+    spec.inPlace = inPlace ? VK_TRUE : VK_FALSE;
     spec.channels = channels;
     spec.tapsInner = cl.tapsInner ? VK_TRUE : VK_FALSE;
     spec.slice = c.bk;  // the packed input's channel slices are the kernel's K slices
     spec.fragmentPrefetch = cl.fragmentPrefetch ? VK_TRUE : VK_FALSE;
     spec.splitK = cl.splitK;
     PreparedKernel k;
-    k.pipeline = pipelineKey(outputModule("conv2d_coopmat_nhwc_f16", p), spec);
+    // Reading the input in place is the "_io" module's, as are outputs of other formats.
+    k.pipeline = pipelineKey(inPlace ? "conv2d_coopmat_nhwc_f16_io" : outputModule("conv2d_coopmat_nhwc_f16", p), spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.pipeline.fullSubgroups = true;
     k.packedWeights = halfBytes(packWeightsChannelsLast(p, weight, channels, bCols, c.bk, cl.tapsInner));
     const VkBool32 subsample = nhwcSubsamples(p) ? VK_TRUE : VK_FALSE;
+    if (inPlace) return k;
     // The packing pass reads the input in its own type and layout (its "_io" build where that is
     // not fp32 NCHW).
     const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk,

@@ -32,7 +32,13 @@ uint32_t nhwcPackChannels(const ConvProblem& problem);
 // nhwcSubsamples the stride-1 1x1 convolution over the output-sized image.
 ConvProblem nhwcPackedProblem(const ConvProblem& problem);
 
-// Bytes of one image of the packed input (of nhwcPackedProblem's size).
+// Whether the kernel reads the caller's input as it is, with no packing pass: an fp16 NHWC input
+// whose channels fill whole 16-byte words (C a multiple of 8; a last K slice past C reads zeros)
+// and that nhwcSubsamples does not shrink.
+bool nhwcReadsInPlace(const ConvProblem& problem);
+
+// Bytes of one image of the packed input (of nhwcPackedProblem's size); 0 where the kernel reads
+// the input in place.
 uint64_t nhwcImageBytes(const ConvProblem& problem, uint32_t bk);
 
 // The rules of the kernel family of conv2d_channels_last.comp that do not depend on how A
@@ -65,6 +71,7 @@ struct CoopMatNhwcKernelSpec {
     uint32_t slice;      // id 64: NHWC_SLICE, the configuration's BK
     VkBool32 fragmentPrefetch;  // id 65: FRAGMENT_PREFETCH
     uint32_t splitK;     // id 66: SPLIT_K
+    VkBool32 inPlace;    // id 74: A_IN_PLACE (the "_io" module only): nhwcReadsInPlace
     static std::vector<VkSpecializationMapEntry> entries();
 };
 
