@@ -145,7 +145,9 @@ constexpr uint32_t kGuardPattern = 0x7fc0dead;  // a NaN with a payload no kerne
 void poisonWithGuard(const Context& context, Tensor& out) {
     detail::TensorImpl& impl = out.impl();
     const uint64_t guardAt = (out.bytes() + 3) / 4 * 4;  // the first word past the tensor's bytes
-    impl.buffer = detail::Buffer(*context.impl(), guardAt + kGuardWords * 4, detail::Buffer::Kind::DeviceLocal);
+    impl.owned = std::make_shared<detail::Buffer>(*context.impl(), guardAt + kGuardWords * 4, detail::Buffer::Kind::DeviceLocal);
+    impl.buffer = impl.owned->handle();
+    impl.offset = 0;
     out.fill(std::nanf(""));  // any element the kernel never writes stays NaN and fails
     const std::vector<uint32_t> guard(kGuardWords, kGuardPattern);
     detail::uploadToBuffer(*context.impl(), impl.buffer, guardAt, guard.data(), kGuardWords * 4);

@@ -79,11 +79,31 @@ public:
     Conv2d& operator=(Conv2d&&) noexcept;
 
     // output = epilogue(conv2d(input)); shapes must be problem().inputShape() / outputShape(),
-    // formats problem().inputFormat / outputFormat. Waits. A problem whose epilogue has a residual takes it in the overload below.
+    // with any batch from 1 to problem().batch (the same packed weights and configuration; each
+    // batch size is planned once), formats problem().inputFormat / outputFormat. Waits. A problem whose epilogue has a residual takes it in the overload below.
     void run(const Tensor& input, Tensor& output);
     // output = act(alpha * conv2d(input) + bias + beta * residual): the residual has the output's
     // shape and format and may be `output` itself (an in-place residual add), never `input`.
     void run(const Tensor& input, Tensor& output, const Tensor& residual);
+
+    // Records the convolution into the caller's command buffer (recording, primary, of a queue
+    // family with compute, on this Context's device): its passes and the barriers between them.
+    // Nothing is submitted. What the caller provides:
+    //   before: a barrier that makes what wrote the input (and residual) available to compute
+    //     shader storage reads, and orders earlier reads and writes of the output before compute
+    //     shader storage writes (dstStageMask VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstAccessMask
+    //     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    //   after: before anything reads the output, a barrier from srcStageMask
+    //     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, srcAccessMask VK_ACCESS_SHADER_WRITE_BIT.
+    // vkconv's own workspaces are guarded inside (a Conv2d with a packing, conversion or split-K
+    // pass starts with a compute-to-compute barrier), so the same Conv2d may be recorded many
+    // times in one command buffer. Each distinct (input, output, residual) gets descriptor sets
+    // of its own, made once and kept while those tensors live: a recorded command buffer stays
+    // valid, and may be submitted again, while the tensors, this Conv2d and the Context live.
+    // The tensors may have any batch from 1 to problem().batch (the same in all three).
+    // Thread-safe: several threads may record the same Conv2d.
+    void record(VkCommandBuffer cmd, const Tensor& input, Tensor& output);
+    void record(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor& residual);
 
     // Bounds of the run counts (TimingOptions::warmupRuns, iterations): anything outside them is
     // InvalidArgument.
@@ -113,6 +133,7 @@ public:
 
 private:
     void runWith(const Tensor& input, Tensor& output, const Tensor* residual);
+    void recordWith(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor* residual);
     std::vector<double> timeWith(const Tensor& input, Tensor& output, const Tensor* residual,
                                  const TimingOptions& options, WarmupReport* warmup);
     std::unique_ptr<detail::Conv2dImpl> impl_;

@@ -23,10 +23,23 @@ public:
     // access (DeviceInfo::storageBuffer16Bit). Otherwise vkconv::Error naming the field.
     Tensor(const Context& context, std::vector<int64_t> shape, TensorFormat format = {});
 
+    // A tensor in the caller's memory, not owned: the bytes of `shape` in `format` from `offset`
+    // of `buffer` (a VkBuffer of the context's device, `bufferBytes` long, made with
+    // STORAGE_BUFFER usage, and TRANSFER_SRC / TRANSFER_DST for download / upload and fill). The
+    // offset must be a multiple of minStorageBufferOffsetAlignment (and of 4); the buffer must
+    // outlive the tensor and every command buffer it is recorded into. An engine's arena: one
+    // buffer, many tensors at offsets.
+    static Tensor wrap(const Context& context, VkBuffer buffer, uint64_t bufferBytes, uint64_t offset,
+                       std::vector<int64_t> shape, TensorFormat format = {});
+    // A tensor over this one's bytes from `offset` (the same rules), keeping its memory alive.
+    Tensor view(uint64_t offset, std::vector<int64_t> shape, TensorFormat format = {}) const;
+
     const std::vector<int64_t>& shape() const;
     const TensorFormat& format() const;
     uint64_t elements() const;
     uint64_t bytes() const { return elements() * elementBytes(format().type); }
+    VkBuffer buffer() const;  // the memory: bytes() from offset()
+    uint64_t offset() const;
 
     // fp32 values in the layout's order, converted to the tensor's type (f16: round to nearest
     // even; beyond +-65504 they become +-inf).
@@ -52,8 +65,10 @@ public:
     std::vector<float> downloadNchwImages(int64_t firstImage, int64_t images) const;
 
     detail::TensorImpl& impl() const { return *impl_; }
+    const std::shared_ptr<detail::TensorImpl>& sharedImpl() const { return impl_; }
 
 private:
+    explicit Tensor(std::shared_ptr<detail::TensorImpl> impl);
     std::shared_ptr<detail::TensorImpl> impl_;
 };
 

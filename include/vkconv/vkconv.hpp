@@ -15,6 +15,7 @@
 #include "vkconv/kernel_config.hpp"
 #include "vkconv/pipeline_cache.hpp"
 #include "vkconv/reference.hpp"
+#include "vkconv/sequence.hpp"
 #include "vkconv/tensor.hpp"
 #include "vkconv/tensor_format.hpp"
 #include "vkconv/version.hpp"

@@ -17,6 +17,7 @@
 #include "runtime/pipeline.hpp"
 #include "runtime/tensor_impl.hpp"
 #include "runtime/timestamps.hpp"
+#include "runtime/vk_util.hpp"
 #include "select/tuning_cache.hpp"
 
 namespace vkconv {
@@ -50,6 +51,28 @@ std::array<uint32_t, 2> gridFor(uint64_t groups, const DeviceInfo& device, const
         throw Error(Error::Kind::Unsupported, std::string(what) + " needs " + std::to_string(groups) +
                                                   " workgroups, more than the device's grid holds");
     return {uint32_t(x), uint32_t(y)};
+}
+
+BatchPlan Conv2dImpl::makeBatchPlan(int64_t batch) const {
+    BatchPlan b;
+    b.batch = batch;
+    ConvProblem p = problem;
+    p.batch = batch;
+    const DeviceInfo& device = context->info;
+    b.plan = batch == problem.batch ? plan : planFor(p, device, config);
+    // A smaller batch's chunks hold no more images than the planned batch's: the workspaces fit.
+    if (b.plan.imagesPerChunk > plan.imagesPerChunk)
+        throw Error(Error::Kind::Internal, "batch " + std::to_string(batch) + " planned chunks of " +
+                                               std::to_string(b.plan.imagesPerChunk) + " images, more than the " +
+                                               std::to_string(plan.imagesPerChunk) + " the workspaces hold");
+    const uint64_t imageValues = uint64_t(p.outChannels) * p.outHeight() * p.outWidth();
+    for (size_t i = 0; i < b.plan.chunks.size(); ++i) {
+        const uint64_t images = b.plan.chunkImages(i, batch);
+        if (convertPipeline) b.convertGrid.push_back(gridFor(convertInputWorkgroups(p, images), device, "converting the input"));
+        if (packPipeline) b.packGrid.push_back(gridFor(packWorkgroups(images), device, "packing the input"));
+        if (reducePipeline) b.reduceGroups.push_back(reduceWorkgroups(images * imageValues));
+    }
+    return b;
 }
 
 }  // namespace detail
@@ -172,9 +195,6 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.convertPipeline = impl.context->pipelines().get(convertInputKey(problem));
         impl.convertedInput = Buffer(*impl.context, impl.plan.imagesPerChunk * convertedImageBytes(problem),
                                      Buffer::Kind::DeviceLocal);
-        for (size_t i = 0; i < impl.plan.chunks.size(); ++i)
-            impl.convertGrid.push_back(
-                gridFor(convertInputWorkgroups(problem, impl.plan.chunkImages(i, problem.batch)), device, "converting the input"));
         impl.why += std::string("; the input (") + problem.inputFormat.str() + ") converted to f32/nchw first, a pass of its own (the " +
                     family.name() + " kernel reads f32/nchw only)";
     }
@@ -184,20 +204,15 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         // so that those reads are finite and defined.
         impl.packedInput = Buffer(*impl.context, (impl.plan.workspaceBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
         fillBuffer(*impl.context, impl.packedInput, 0);
-        for (size_t i = 0; i < impl.plan.chunks.size(); ++i)
-            impl.packGrid.push_back(
-                gridFor(kernel.packWorkgroups(impl.plan.chunkImages(i, problem.batch)), device, "packing the input"));
+        impl.packWorkgroups = kernel.packWorkgroups;
     }
     if (kernel.reduce) {
         impl.reducePipeline = impl.context->pipelines().get(*kernel.reduce);
         // Every value of it is written by a split before the reduce pass reads it.
         impl.partials = Buffer(*impl.context, (impl.plan.partialsBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
-        const uint64_t imageValues = uint64_t(problem.outChannels) * problem.outHeight() * problem.outWidth();
-        for (size_t i = 0; i < impl.plan.chunks.size(); ++i) {
-            const uint64_t images = impl.plan.chunkImages(i, problem.batch);
-            impl.reduceGroups.push_back(kernel.reduceWorkgroups(images * imageValues));
-        }
+        impl.reduceWorkgroups = kernel.reduceWorkgroups;
     }
+    impl.batchPlans.emplace(problem.batch, impl.makeBatchPlan(problem.batch));
     // Ask for the configuration's subgroup size only where the device lets us choose; elsewhere
     // can_implement has already checked that the device's only size is the configured one.
     kernel.pipeline.requiredSubgroupSize =
@@ -233,11 +248,27 @@ void Conv2d::run(const Tensor& input, Tensor& output, const Tensor& residual) { 
 void Conv2d::runWith(const Tensor& input, Tensor& output, const Tensor* residual) {
     using namespace detail;
     auto& impl = *impl_;
-    impl.prepare(input, output, residual);
+    const BoundSets& sets = impl.prepare(input, output, residual);
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
         barrierBeforeCompute(cmd);
-        impl.record(cmd);
+        impl.record(cmd, sets);
     });
+}
+
+void Conv2d::record(VkCommandBuffer cmd, const Tensor& input, Tensor& output) { recordWith(cmd, input, output, nullptr); }
+
+void Conv2d::record(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor& residual) {
+    recordWith(cmd, input, output, &residual);
+}
+
+void Conv2d::recordWith(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor* residual) {
+    using namespace detail;
+    if (cmd == VK_NULL_HANDLE) throw invalidArgument("cmd", "VK_NULL_HANDLE", "a command buffer in the recording state is needed");
+    auto& impl = *impl_;
+    const BoundSets& sets = impl.prepare(input, output, residual);
+    // An earlier recording of this Conv2d may still read its workspaces.
+    if (impl.hasWorkspaces()) barrierBeforeCompute(cmd);
+    impl.record(cmd, sets);
 }
 
 std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup, int iterations) {
@@ -268,7 +299,7 @@ std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const 
     if (!(options.warmupMs >= 0) || options.warmupMs > 60000)
         throw invalidArgument("warmupMs", options.warmupMs, "must be between 0 and 60000");
     TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));
-    impl.prepare(input, output, residual);
+    const BoundSets& sets = impl.prepare(input, output, residual);
 
     // Warm-up: submissions of back-to-back runs, each about a quarter of warmupMs (by the rate
     // seen so far, at most kMaxRuns), so the device is never idle for longer than one
@@ -289,7 +320,7 @@ std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const 
         impl.context->submitAndWait([&](VkCommandBuffer cmd) {
             for (int i = 0; i < batch; ++i) {
                 barrierBeforeCompute(cmd);
-                impl.record(cmd);
+                impl.record(cmd, sets);
             }
         });
         done.runs += batch;
@@ -307,7 +338,7 @@ std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const 
             barrierBeforeCompute(cmd);
             const int t = i - options.warmupRuns;
             if (t >= 0) timestamps.begin(cmd, uint32_t(t));
-            impl.record(cmd);
+            impl.record(cmd, sets);
             if (t >= 0) timestamps.end(cmd, uint32_t(t));
         }
     });

@@ -65,8 +65,7 @@ Buffer::~Buffer() {
     if (mapped_ && memory_) vkUnmapMemory(device_, memory_.get());
 }
 
-void uploadToBuffer(ContextImpl& ctx, const Buffer& dst, uint64_t dstOffset, const void* src,
-                    uint64_t bytes) {
+void uploadToBuffer(ContextImpl& ctx, VkBuffer dst, uint64_t dstOffset, const void* src, uint64_t bytes) {
     if (bytes == 0) return;
     Buffer staging(ctx, std::min(bytes, kStagingChunk), Buffer::Kind::Staging);
     for (uint64_t done = 0; done < bytes;) {
@@ -75,14 +74,13 @@ void uploadToBuffer(ContextImpl& ctx, const Buffer& dst, uint64_t dstOffset, con
         ctx.submitAndWait([&](VkCommandBuffer cmd) {
             barrierBeforeTransfer(cmd);
             VkBufferCopy region{0, dstOffset + done, n};
-            vkCmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
+            vkCmdCopyBuffer(cmd, staging.handle(), dst, 1, &region);
         });
         done += n;
     }
 }
 
-void downloadFromBuffer(ContextImpl& ctx, const Buffer& src, uint64_t srcOffset, void* dst,
-                        uint64_t bytes) {
+void downloadFromBuffer(ContextImpl& ctx, VkBuffer src, uint64_t srcOffset, void* dst, uint64_t bytes) {
     if (bytes == 0) return;
     Buffer staging(ctx, std::min(bytes, kStagingChunk), Buffer::Kind::Staging);
     for (uint64_t done = 0; done < bytes;) {
@@ -90,17 +88,17 @@ void downloadFromBuffer(ContextImpl& ctx, const Buffer& src, uint64_t srcOffset,
         ctx.submitAndWait([&](VkCommandBuffer cmd) {
             barrierBeforeTransfer(cmd);
             VkBufferCopy region{srcOffset + done, 0, n};
-            vkCmdCopyBuffer(cmd, src.handle(), staging.handle(), 1, &region);
+            vkCmdCopyBuffer(cmd, src, staging.handle(), 1, &region);
         });
         std::memcpy(static_cast<char*>(dst) + done, staging.mapped(), n);
         done += n;
     }
 }
 
-void fillBuffer(ContextImpl& ctx, const Buffer& dst, uint32_t word) {
+void fillBuffer(ContextImpl& ctx, VkBuffer dst, uint64_t offset, uint64_t bytes, uint32_t word) {
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         barrierBeforeTransfer(cmd);
-        vkCmdFillBuffer(cmd, dst.handle(), 0, VK_WHOLE_SIZE, word);
+        vkCmdFillBuffer(cmd, dst, offset, bytes, word);
     });
 }
 
