@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "bench_shape.hpp"
+#include "network_bench.hpp"
 #include "problem_options.hpp"
 #include "report.hpp"
 #include "shapes.hpp"
@@ -98,6 +99,14 @@ int main(int argc, char** argv) {
     for (const auto& [flag, option] : problemFlags.options)
         if (flag != "--batch") option->excludes(shapeOpt)->excludes(suiteOpt);
     app.add_option("--name", customName, "own problem: its name in the results")->capture_default_str();
+    std::string network;
+    int64_t image = 224;
+    auto* networkOpt = app.add_option("--network", network,
+                                      "time a network's convolutions as one recorded submission instead of shapes: "
+                                      "resnet50 (the trunk, fp16 NHWC unless --dtype/--layout say otherwise; "
+                                      "--batch, default 32)");
+    networkOpt->excludes(shapeOpt)->excludes(suiteOpt);
+    app.add_option("--image", image, "--network: the image's height and width (a multiple of 32)")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -112,6 +121,24 @@ int main(int argc, char** argv) {
         if (app.count("--device") && deviceIndex < 0)
             throw invalidArgument("--device", deviceIndex, "must be >= 0 (vkconv devices lists them)");
         const Precision precision = precisionFromString(precisionName);
+        if (!network.empty()) {
+            NetworkSettings n;
+            n.network = network;
+            n.batch = vkconv::cli::batchOr(problemFlags, 32);
+            n.image = image;
+            if (problemFlags.given("--dtype")) n.format.type = dataTypeFromString(problemFlags.dtype, "--dtype");
+            if (problemFlags.given("--layout")) n.format.layout = layoutFromString(problemFlags.layout, "--layout");
+            n.precision = precision;
+            n.warmup = warmup;
+            n.iterations = iterations;
+            n.warmupMs = warmupMs;
+            n.json = jsonPath;
+            for (int i = 0; i < argc; ++i) n.commandLine += (i ? " " : "") + std::string(argv[i]);
+            ContextOptions options;
+            options.deviceIndex = deviceIndex;
+            Context context(options);
+            return benchNetwork(context, n);
+        }
         const ShapeCatalog catalog = loadShapes(findShapesFile(shapesPath, argv[0]));
         if (list) {
             listShapes(catalog);

@@ -41,6 +41,9 @@ public:
 
     size_t size() const;      // convolutions recorded
     size_t barriers() const;  // barriers the dependencies between them needed
+    // The GPU time of the last submission, from timestamps around the whole command buffer, in
+    // milliseconds; NaN before a submission has been waited for, or where the queue has none.
+    double gpuMs() const;
 
     // Ends the recording (the first time) and submits it; returns without waiting. A second
     // submit() waits for the first to finish before submitting again.

@@ -2,10 +2,12 @@
 // dependencies need, submitted to the Context's queue.
 #include "vkconv/sequence.hpp"
 
+#include <cmath>
 #include <vector>
 
 #include "runtime/context_impl.hpp"
 #include "runtime/tensor_impl.hpp"
+#include "runtime/timestamps.hpp"
 #include "runtime/vk_util.hpp"
 #include "vkconv/error.hpp"
 
@@ -29,6 +31,7 @@ struct SequenceImpl {
     // Since the last barrier: what the recorded convolutions read and wrote.
     std::vector<Access> reads, writes;
     std::vector<std::shared_ptr<TensorImpl>> tensors;  // kept alive for the submissions
+    std::unique_ptr<TimestampPairs> timestamps;  // around the whole command buffer, where the queue has them
 
     static Access accessOf(const TensorImpl& t) { return {t.buffer, t.offset, t.offset + t.bytes}; }
     static bool touches(const std::vector<Access>& set, const Access& a) {
@@ -61,6 +64,13 @@ Sequence::Sequence(const Context& context) : impl_(std::make_unique<detail::Sequ
     s.fence = UniqueFence(device, f);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VKCONV_CHECK(vkBeginCommandBuffer(s.cmd, &begin));
+    try {
+        s.timestamps = std::make_unique<TimestampPairs>(*s.context, 1);
+        s.timestamps->reset(s.cmd);
+        s.timestamps->begin(s.cmd, 0);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;  // no timestamps on this queue: gpuMs() is NaN
+    }
     // Whatever the host uploaded before the first submission is visible to the first dispatch.
     memoryBarrier(s.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
@@ -131,6 +141,12 @@ Sequence& Sequence::recordWith(Conv2d& conv, const Tensor& input, Tensor& output
 }
 
 size_t Sequence::size() const { return impl_->convolutions; }
+
+double Sequence::gpuMs() const {
+    const auto& s = *impl_;
+    if (!s.timestamps || s.inFlight || !s.ended) return std::nan("");
+    return s.timestamps->milliseconds()[0];
+}
 size_t Sequence::barriers() const { return impl_->barriers; }
 
 void Sequence::submit() {
@@ -141,6 +157,7 @@ void Sequence::submit() {
         memoryBarrier(s.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                           VK_ACCESS_TRANSFER_WRITE_BIT);
+        if (s.timestamps) s.timestamps->end(s.cmd, 0);
         VKCONV_CHECK(vkEndCommandBuffer(s.cmd));
         s.ended = true;
     }
