@@ -184,10 +184,13 @@ def main():
     print_tests(folder)
     print_python(folder)
     print_sweeps(folder)
+    print_network(folder)
     vk = {}        # (precision, name) -> result
     order = []     # shape names in first-seen order
     header = []
     for path in sorted(glob.glob(os.path.join(folder, "vkconv_*.json"))):
+        if os.path.basename(path).startswith("vkconv_network_"):
+            continue  # print_network's
         doc = load(path)
         if not doc:
             continue
@@ -276,6 +279,38 @@ def variant(doc, r):
     if [w for w in tail if not w.startswith(("in=", "out="))]:
         v += "+epilogue"
     return v
+
+
+def print_network(folder):
+    """vkconv-bench --network resnet50 against bench/torch_resnet50.py, batch by batch: the trunk's
+    GPU time (vkconv: the 53 convolutions, the max-pool left out; torch: its whole trunk) and the
+    ratios to eager and to the fastest of the three ways (issue #59's targets)."""
+    torch_doc = load(os.path.join(folder, "torch_resnet50.json")) if os.path.exists(
+        os.path.join(folder, "torch_resnet50.json")) else None
+    ways = {}
+    for r in (torch_doc or {}).get("results", []):
+        if r.get("status") == "ok":
+            ways.setdefault(r["batch"], {})[r["way"]] = r["time_ms"]["median"]
+    lines = []
+    for path in sorted(glob.glob(os.path.join(folder, "vkconv_network_*.json"))):
+        doc = load(path)
+        if not doc:
+            continue
+        vk = doc["total_gpu_ms"]
+        line = "batch %d: vkconv %.3f ms (trunk %.3f + stem %.3f; plan %.0f ms, record %.3f ms CPU, submit %.1f us CPU)" % (
+            doc["batch"], vk, doc["trunk_gpu_ms"]["median"], doc["stem_gpu_ms"]["median"], doc["plan_ms"],
+            doc["record_ms"], doc["submit_us_median"])
+        t = ways.get(doc["batch"], {})
+        if t:
+            line += "; torch " + ", ".join("%s %.3f" % (w, v) for w, v in sorted(t.items()))
+            if "eager" in t:
+                line += "; vkconv / eager %.3f" % (vk / t["eager"])
+            line += ", / fastest %.3f" % (vk / min(t.values()))
+        lines.append(line)
+    if lines:
+        print("ResNet-50 trunk, fp16 NHWC:")
+        for line in lines:
+            print("  " + line)
 
 
 def print_tensor_summary(vk, torch_results, mismatched):

@@ -51,6 +51,9 @@
 #                     (e.g. "--dtype f16 --layout nhwc"), with and without --bench-epilogue's flags:
 #                     vkconv_SUITE_fast_tensors.json, vkconv_SUITE_fast_tensors_epilogue.json; the
 #                     summary compares them with PyTorch's fp16_channels_last
+#   --bench-network   vkconv-bench --network resnet50 at batch 32 and 1 (fp16 NHWC, one recorded
+#                     submission) and bench/torch_resnet50.py (PyTorch's trunk eager, as a CUDA
+#                     graph and compiled) in the same run
 #   --compare DIR     --bench also times DIR/bench/vkconv-bench (another build, carried beside this
 #                     one), fast precision, each suite right after this build's: before/after
 #                     ratios from one run on one machine (before_*.json, in results.tgz)
@@ -69,7 +72,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE="" TENSORS=""
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE="" TENSORS="" NETWORK=0
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -94,6 +97,7 @@ while (($#)); do
     --compare) [[ -n "${2:-}" ]] || die "--compare needs a folder"; COMPARE=${2%/}; shift ;;
     --bench-epilogue) [[ -n "${2:-}" ]] || die "--bench-epilogue needs flags"; EPILOGUE=$2; shift ;;
     --bench-tensors) [[ -n "${2:-}" ]] || die "--bench-tensors needs flags"; TENSORS=$2; shift ;;
+    --bench-network) NETWORK=1 ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || die "--bench-suite needs suite names (a,b,...), got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
@@ -105,7 +109,7 @@ while (($#)); do
   esac
   (($#)) && shift
 done
-((TESTS || BENCH || PYTHON || ${#EXTRA[@]})) || { TESTS=1; BENCH=1; }
+((TESTS || BENCH || NETWORK || PYTHON || ${#EXTRA[@]})) || { TESTS=1; BENCH=1; }
 ((BUDGET <= 570)) || echo "check.sh: warning: --budget $BUDGET leaves under 30 s of the device tool's 600 for starting and packing"
 
 OUT=${OUT:-${TMPDIR:-/tmp}/vkconv-check-results}   # outside the tree, which travels
@@ -279,6 +283,19 @@ run_bench() {
   done
 }
 
+run_network() {
+  need "$BENCH_BIN" || return
+  local b
+  for b in 32 1; do
+    step "vkconv_network_resnet50_b$b" 120 "$BENCH_BIN" --network resnet50 --batch "$b" --json "$R/vkconv_network_resnet50_b$b.json"
+  done
+  if ((DRY)) || python3 -c 'import torch, torchvision, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    step torch_resnet50 300 python3 bench/torch_resnet50.py --batch 32,1 --json "$R/torch_resnet50.json"
+  else
+    echo "=== torch_resnet50: skipped (python3 cannot import torch and torchvision with CUDA)"
+  fi
+}
+
 # The module is built on this machine: one built elsewhere, against another libstdc++, crashed in
 # its first conv2d (bench/RESULTS.md). The bundle is a VKCONV_DEPS_PREFIX (python/CMakeLists.txt);
 # the Vulkan library is the carried loader that vulkan_env unpacked.
@@ -328,6 +345,7 @@ if ((DRY)); then
   echo "dry run: budget $BUDGET s, build $BUILD, results to $OUT"
   ((TESTS)) && run_tests
   ((BENCH)) && run_bench
+  ((NETWORK)) && run_network
   ((PYTHON)) && run_python
   for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
   exit 0
@@ -362,6 +380,7 @@ fi
 
 ((TESTS)) && run_tests
 ((BENCH)) && run_bench
+((NETWORK)) && run_network
 ((PYTHON)) && run_python
 for i in "${!EXTRA[@]}"; do run_extra $((i + 1)) "${EXTRA[$i]}"; done
 
