@@ -174,6 +174,25 @@ TEST(TensorFormatInPlace, ChunkedInputsReadFromTheirOffsets) {
     VKCONV_EXPECT_CHECK_PASSED(r);
 }
 
+// fp16 inputs of an odd element count: the last element is the first half of a word past the
+// bound range's end, which the passes that read fp16 inputs must not read as a word.
+TEST(TensorFormatOddSizes, LastHalfOfAnOddFp16InputIsRead) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device).context;
+    ConvProblem p;
+    p.batch = 1, p.inChannels = 3, p.height = p.width = 5, p.outChannels = 8, p.kernelH = p.kernelW = 3;
+    p.padH = p.padW = 1;
+    for (Layout layout : {Layout::NCHW, Layout::NHWC})
+        for (Precision precision : {Precision::Fp32, Precision::Fast}) {
+            p.inputFormat = {DataType::F16, layout};
+            ConvOptions options;
+            options.precision = precision;
+            const CheckResult r = checkConvWith(ctx, {"odd_f16_input", p, 9800}, options, toString(precision));
+            VKCONV_EXPECT_CHECK_PASSED(r);
+        }
+}
+
 // The Fast path picks a family that reads the input as it is (the channels-last NHWC kernel reads
 // every format) over one that would convert it first, even where that one costs less: on a 1x1,
 // where the NCHW loader leads for fp32 NCHW inputs.

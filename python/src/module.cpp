@@ -14,6 +14,7 @@ NB_MODULE(vkconv, m) {
     vkconv::python::bindDevices(m);
     vkconv::python::bindTuning(m);
     vkconv::python::bindConv2d(m);
+    vkconv::python::bindDevice(m);
     vkconv::python::bindReference(m);
     vkconv::python::bindBatchNorm(m);
 }

@@ -1,6 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#ifdef VKCONV_INPUT_FORMATS
+#extension GL_EXT_shader_16bit_storage : require
+#endif
 // Packs a chunk of the fp32 NCHW input into the channel-sliced fp16 layout of nhwc_input.glsl,
 // for conv2d_channels_last.comp. A transpose through shared memory: each workgroup takes
 // PLANE_CHANNELS channels of one image over one part of their planes (PART_PIXELS consecutive
@@ -41,13 +44,11 @@ layout(set = 0, binding = 3, std430) writeonly buffer PackedBuffer { uvec4 packe
 layout(constant_id = 72) const bool IN_F16 = false;
 layout(constant_id = 73) const bool IN_NHWC = false;
 layout(set = 0, binding = 0, std430) readonly buffer InputWords { uint input_words[]; };
+// fp16 elements one by one: a word view would read past an odd-sized range's end.
+layout(set = 0, binding = 0, std430) readonly buffer InputHalves { float16_t input_halves[]; };
 
 // Element `at` of the bound input range, as fp32.
-float inputValue(uint at) {
-    if (!IN_F16) return uintBitsToFloat(input_words[at]);
-    const vec2 pair = unpackHalf2x16(input_words[at / 2u]);
-    return (at & 1u) == 0u ? pair.x : pair.y;
-}
+float inputValue(uint at) { return IN_F16 ? float(input_halves[at]) : uintBitsToFloat(input_words[at]); }
 
 // Channels c and c + 1 (zero past C) of the pixel at plane offset `offset` of a chunk's image.
 vec2 inputPair(uint image, uint c, uint offset) {

@@ -1,16 +1,20 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
+#ifdef VKCONV_INPUT_F16
+#extension GL_EXT_shader_16bit_storage : require
+#endif
 // The input conversion pass: a chunk of the input, in any type and layout, rewritten as the fp32
 // NCHW images a kernel that reads only those takes (Conv2d runs it first where the kernel's
 // family says it cannot read the input's format: kernels/common/tensor_io.hpp). Binding 0 is
-// the chunk's input, read as 32-bit words (fp16 values two a word, so that the pass needs no
-// 16-bit storage), binding 3 the converted images, from element 0. Each thread writes
-// consecutive fp32 elements; NHWC reads are strided, which this pass, off the fast paths, accepts.
+// the chunk's input, binding 3 the converted images, from element 0. Compiled twice: for fp32
+// inputs (convert_input: no 16-bit storage needed) and, with VKCONV_INPUT_F16, for fp16 ones
+// (convert_input_f16), read as float16_t: a word view would read past an odd-sized range's end.
+// Each thread writes consecutive fp32 elements; NHWC reads are strided, which this pass, off the
+// fast paths, accepts.
 layout(local_size_x = 256) in;
 
 layout(constant_id = 0) const uint CHANNELS = 1;
 layout(constant_id = 1) const uint PIXELS = 1;      // H * W of an input image
-layout(constant_id = 2) const bool IN_F16 = false;
 layout(constant_id = 3) const bool IN_NHWC = false;
 layout(constant_id = 4) const uint OUT_PIXELS = 1;  // the conv's output pixels an image (m_rows / OUT_PIXELS images)
 
@@ -22,15 +26,14 @@ layout(push_constant) uniform ChunkParams {
     uint group_base;
 } chunk;
 
-layout(set = 0, binding = 0, std430) readonly buffer InputWords { uint input_words[]; };
+#ifdef VKCONV_INPUT_F16
+layout(set = 0, binding = 0, std430) readonly buffer InputHalves { float16_t input_data[]; };
+#else
+layout(set = 0, binding = 0, std430) readonly buffer InputFloats { float input_data[]; };
+#endif
 layout(set = 0, binding = 3, std430) writeonly buffer Converted { float converted[]; };
 
-float inputValue(uint element) {
-    const uint at = chunk.in_offset + element;
-    if (!IN_F16) return uintBitsToFloat(input_words[at]);
-    const vec2 pair = unpackHalf2x16(input_words[at / 2u]);
-    return (at & 1u) == 0u ? pair.x : pair.y;
-}
+float inputValue(uint element) { return float(input_data[chunk.in_offset + element]); }
 
 void main() {
     const uint imageSize = CHANNELS * PIXELS;

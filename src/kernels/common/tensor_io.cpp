@@ -13,13 +13,12 @@ namespace {
 
 struct ConvertInputSpec {
     uint32_t channels, pixels;
-    VkBool32 inF16, inNhwc;
+    VkBool32 inNhwc;
     uint32_t outPixels;
 
     static std::vector<VkSpecializationMapEntry> entries() {
         return {{0, offsetof(ConvertInputSpec, channels), 4},
                 {1, offsetof(ConvertInputSpec, pixels), 4},
-                {2, offsetof(ConvertInputSpec, inF16), 4},
                 {3, offsetof(ConvertInputSpec, inNhwc), 4},
                 {4, offsetof(ConvertInputSpec, outPixels), 4}};
     }
@@ -31,10 +30,9 @@ PipelineKey convertInputKey(const ConvProblem& p) {
     ConvertInputSpec spec{};
     spec.channels = uint32_t(p.inChannels);
     spec.pixels = uint32_t(p.height * p.width);
-    spec.inF16 = p.inputFormat.type == DataType::F16 ? VK_TRUE : VK_FALSE;
     spec.inNhwc = p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE;
     spec.outPixels = uint32_t(p.outHeight() * p.outWidth());
-    return pipelineKey("convert_input", spec);
+    return pipelineKey(p.inputFormat.type == DataType::F16 ? "convert_input_f16" : "convert_input", spec);
 }
 
 uint64_t convertedImageBytes(const ConvProblem& p) { return uint64_t(p.inChannels) * p.height * p.width * 4; }
