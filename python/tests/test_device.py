@@ -52,3 +52,16 @@ def test_device_errors(ctx, rng):
     t = vkconv.Tensor.empty(ctx, [1, 2, 3, 4])
     with pytest.raises(vkconv.ArgumentError, match="expected the tensor's"):
         t.upload(uniform(rng, (1, 2, 3, 5)))
+
+
+def test_resnet50_example_matches_numpy():
+    """python/examples/resnet50.py end to end at 32 x 32: the trunk's 53 convolutions on device
+    tensors, 52 in one Sequence, against its float64 NumPy trunk."""
+    import os
+    import subprocess
+    import sys
+    example = os.path.join(os.path.dirname(__file__), "..", "examples", "resnet50.py")
+    res = subprocess.run([sys.executable, example, "--image", "32", "--precision", "fp32", "--reference", "numpy"],
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "52 in the trunk's one submission" in res.stdout
