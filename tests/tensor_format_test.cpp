@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "conv_check.hpp"
+#include "expect_refused.hpp"
 #include "family_cases.hpp"
 #include "kernels/channels_last/channels_last_params.hpp"  // src/
 #include "select/config_select.hpp"  // src/: the configuration Fast chooses
@@ -246,25 +247,17 @@ TEST(TensorFormatErrors, NameTheFieldAndValue) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device).context;
-    auto refused = [&](auto call, const std::string& what) {
-        try {
-            call();
-            ADD_FAILURE() << "accepted; expected an error naming " << what;
-        } catch (const Error& e) {
-            EXPECT_THAT(e.what(), ::testing::HasSubstr(what));
-        }
-    };
-    refused([&] { Tensor(ctx, {4, 4, 4}, {DataType::F32, Layout::NHWC}); }, "format.layout = nhwc");
-    refused([&] { Tensor(ctx, {4}, {DataType(7), Layout::NCHW}); }, "format.type = 7");
-    refused([&] { dataTypeFromString("bf8"); }, "dtype = bf8");
-    refused([&] { layoutFromString("chwn"); }, "layout = chwn");
+    expectRefused([&] { Tensor(ctx, {4, 4, 4}, {DataType::F32, Layout::NHWC}); }, "format.layout = nhwc");
+    expectRefused([&] { Tensor(ctx, {4}, {DataType(7), Layout::NCHW}); }, "format.type = 7");
+    expectRefused([&] { dataTypeFromString("bf8"); }, "dtype = bf8");
+    expectRefused([&] { layoutFromString("chwn"); }, "layout = chwn");
     Tensor f32(ctx, {1, 2, 3, 4});
-    refused([&] {
+    expectRefused([&] {
         std::vector<uint16_t> h(24);
         f32.uploadHalf(h.data(), h.size());
     }, "uploadHalf: format.type = f32");
     std::vector<float> data(24);
-    refused([&] { relayout(data.data(), 23, {1, 2, 3, 4}, Layout::NCHW, Layout::NHWC); }, "relayout count = 23");
+    expectRefused([&] { relayout(data.data(), 23, {1, 2, 3, 4}, Layout::NCHW, Layout::NHWC); }, "relayout count = 23");
 
     ConvProblem p;
     p.batch = 1, p.inChannels = 2, p.height = 3, p.width = 4, p.outChannels = 2;
@@ -274,12 +267,12 @@ TEST(TensorFormatErrors, NameTheFieldAndValue) {
     fp32.precision = Precision::Fp32;
     Conv2d conv(ctx, p, std::vector<float>(4, 1.0f), std::vector<float>(2, 0.0f), fp32);
     Tensor nhwc(ctx, {1, 2, 3, 4}, {DataType::F32, Layout::NHWC}), out(ctx, {1, 2, 3, 4});
-    refused([&] { conv.run(f32, out, out); }, "input format = f32/nchw: the problem's is f32/nhwc");
+    expectRefused([&] { conv.run(f32, out, out); }, "input format = f32/nchw: the problem's is f32/nhwc");
     Tensor halfOut(ctx, {1, 2, 3, 4}, {DataType::F16, Layout::NCHW});
-    refused([&] { conv.run(nhwc, out, halfOut); }, "residual format = f16/nchw");
-    refused([&] { conv.run(nhwc, halfOut, halfOut); }, "output format = f16/nchw");
+    expectRefused([&] { conv.run(nhwc, out, halfOut); }, "residual format = f16/nchw");
+    expectRefused([&] { conv.run(nhwc, halfOut, halfOut); }, "output format = f16/nchw");
 
-    refused([&] { Conv2d(ctx, p, WeightData{nullptr, DataType::F32, WeightLayout::KCRS}, nullptr, fp32); },
+    expectRefused([&] { Conv2d(ctx, p, WeightData{nullptr, DataType::F32, WeightLayout::KCRS}, nullptr, fp32); },
             "weight.data = null");
 }
 
