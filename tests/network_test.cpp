@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "expect_refused.hpp"
@@ -153,6 +154,44 @@ TEST(ExternalMemory, WrappedTensorsAtOffsetsOfOneBuffer) {
     EXPECT_EQ(y0.download(), std::vector<float>(whole.begin(), whole.begin() + 288));
     Tensor overlapping = Tensor::wrap(ctx, arena.handle(), total, 0, {2, 8, 6, 6});
     expectRefused([&] { l.conv.run(x, overlapping); }, "must not overlap the input");
+}
+
+// Two Conv2ds sharing the caller's workspace (an NHWC input: the fp32 kernels' conversion pass
+// needs one; on devices with cooperative matrices the fast path's packing too), one after the
+// other in a Sequence; the errors of a missing, small or second workspace.
+TEST(Workspace, TwoConvolutionsShareTheCallersWorkspace) {
+    const Context& ctx = context();
+    const TensorFormat nhwc{DataType::F32, Layout::NHWC};
+    ConvOptions options;
+    options.ownWorkspace = false;
+    for (Precision precision : {Precision::Fp32, Precision::Fast}) {
+        options.precision = precision;
+        ConvProblem p1 = convProblem(2, 8, 16, 7, 3), p2 = convProblem(2, 16, 8, 7, 3);
+        p1.inputFormat = p1.outputFormat = p2.inputFormat = p2.outputFormat = nhwc;
+        const std::vector<float> w1 = randomValues(541, size_t(p1.weightElements())), b1 = randomValues(542, 16);
+        const std::vector<float> w2 = randomValues(543, size_t(p2.weightElements())), b2 = randomValues(544, 8);
+        Conv2d c1(ctx, p1, w1, b1, options), c2(ctx, p2, w2, b2, options);
+        ASSERT_GT(c1.workspaceBytes(), 0u) << c1.describe();
+        Tensor x(ctx, {2, 8, 7, 7}, nhwc), a(ctx, {2, 16, 7, 7}, nhwc), y(ctx, {2, 8, 7, 7}, nhwc);
+        x.upload(randomValues(545, x.elements()));
+        expectRefused([&] { c1.run(x, a); }, "useWorkspace");
+        const uint64_t bytes = std::max(c1.workspaceBytes(), c2.workspaceBytes());
+        Tensor small(ctx, {int64_t(c1.workspaceBytes() / 4 - 1)});
+        expectRefused([&] { c1.useWorkspace(small); }, "workspace bytes");
+        Tensor shared(ctx, {int64_t((bytes + 3) / 4)});
+        c1.useWorkspace(shared);
+        c2.useWorkspace(shared);
+        expectRefused([&] { c1.useWorkspace(shared); }, "has one already");
+        Sequence seq(ctx);
+        seq.record(c1, x, a).record(c2, a, y);
+        seq.eval();
+        const double bound = errorBound(c1.config().path);
+        for (auto [conv, in, out, w, b, p] : {std::tuple{&c1, &x, &a, &w1, &b1, p1}, std::tuple{&c2, &a, &y, &w2, &b2, p2}}) {
+            const std::vector<float> xin = in->downloadNchw(), got = out->downloadNchw();
+            const std::vector<double> ref = referenceConv2d(p, xin.data(), w->data(), b->data());
+            EXPECT_LE(relativeError(got.data(), ref), bound) << conv->describe();
+        }
+    }
 }
 
 // Several threads on one Context, each with Conv2ds and Sequences of its own, submitting at once;

@@ -25,6 +25,9 @@ struct ConvOptions {
     // Without a config: use the configuration `vkconv sweep` measured for this device, problem
     // and path if the tuning cache has one (include/vkconv/tuning.hpp), else the heuristic's.
     bool useTuningCache = true;
+    // false: the Conv2d allocates no workspace for its passes (packing, conversion, split-K
+    // partials); the caller gives it one with useWorkspace() before the first run or record.
+    bool ownWorkspace = true;
 };
 
 // How Conv2d::time measures. A GPU's clocks fall when it idles (the H200's SM clock reads 345 of
@@ -104,6 +107,14 @@ public:
     // Thread-safe: several threads may record the same Conv2d.
     void record(VkCommandBuffer cmd, const Tensor& input, Tensor& output);
     void record(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor& residual);
+
+    // The bytes of workspace its passes need (0: none). With ConvOptions::ownWorkspace false the
+    // caller gives it one: a tensor of at least that many bytes (any shape and type, e.g. a view
+    // of an engine's arena), kept alive by the Conv2d, given once. Several Conv2ds may share one
+    // when they run one after another: record() starts with a barrier wherever a workspace is
+    // used, so the same memory is never read by one and written by the next at once.
+    uint64_t workspaceBytes() const;
+    void useWorkspace(const Tensor& workspace);
 
     // Bounds of the run counts (TimingOptions::warmupRuns, iterations): anything outside them is
     // InvalidArgument.

@@ -191,26 +191,36 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.debugSkip = diagnostics.skip;
         impl.why += "; DIAGNOSTIC: parts left out (mask " + std::to_string(diagnostics.skip) + "), results are wrong";
     }
+    // The workspace's regions, each at an offset the device can bind.
+    const uint64_t align = std::max<uint64_t>(device.minStorageBufferOffsetAlignment, 16);
+    auto region = [&](uint64_t bytes) {
+        Conv2dImpl::Region r{impl.workspaceBytes, (bytes + 15) / 16 * 16};
+        impl.workspaceBytes = (impl.workspaceBytes + r.bytes + align - 1) / align * align;
+        return r;
+    };
     if (!family.readsInput(c, problem.inputFormat)) {
         impl.convertPipeline = impl.context->pipelines().get(convertInputKey(problem));
-        impl.convertedInput = Buffer(*impl.context, impl.plan.imagesPerChunk * convertedImageBytes(problem),
-                                     Buffer::Kind::DeviceLocal);
+        impl.convertedRegion = region(impl.plan.imagesPerChunk * convertedImageBytes(problem));
         impl.why += std::string("; the input (") + problem.inputFormat.str() + ") converted to f32/nchw first, a pass of its own (the " +
                     family.name() + " kernel reads f32/nchw only)";
     }
     if (kernel.packInput) {
         impl.packPipeline = impl.context->pipelines().get(*kernel.packInput);
-        // The tail past the last image is read only by outputs that are thrown away; zero it once
-        // so that those reads are finite and defined.
-        impl.packedInput = Buffer(*impl.context, (impl.plan.workspaceBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
-        fillBuffer(*impl.context, impl.packedInput, 0);
+        impl.packedRegion = region(impl.plan.workspaceBytes);
         impl.packWorkgroups = kernel.packWorkgroups;
     }
     if (kernel.reduce) {
         impl.reducePipeline = impl.context->pipelines().get(*kernel.reduce);
         // Every value of it is written by a split before the reduce pass reads it.
-        impl.partials = Buffer(*impl.context, (impl.plan.partialsBytes + 15) / 16 * 16, Buffer::Kind::DeviceLocal);
+        impl.partialsRegion = region(impl.plan.partialsBytes);
         impl.reduceWorkgroups = kernel.reduceWorkgroups;
+    }
+    if (impl.workspaceBytes && options.ownWorkspace) {
+        impl.ownWorkspace = Buffer(*impl.context, impl.workspaceBytes, Buffer::Kind::DeviceLocal);
+        // The packed input's tail past the last image is read only by outputs that are thrown
+        // away; zeroed once, those reads are finite and defined.
+        fillBuffer(*impl.context, impl.ownWorkspace, 0);
+        impl.workspace = impl.ownWorkspace.handle();
     }
     impl.batchPlans.emplace(problem.batch, impl.makeBatchPlan(problem.batch));
     // Ask for the configuration's subgroup size only where the device lets us choose; elsewhere
@@ -253,6 +263,24 @@ void Conv2d::runWith(const Tensor& input, Tensor& output, const Tensor* residual
         barrierBeforeCompute(cmd);
         impl.record(cmd, sets);
     });
+}
+
+uint64_t Conv2d::workspaceBytes() const { return impl_->workspaceBytes; }
+
+void Conv2d::useWorkspace(const Tensor& workspace) {
+    auto& impl = *impl_;
+    const detail::TensorImpl& t = workspace.impl();
+    if (t.context != impl.context) throw invalidArgument("workspace", "tensor", "belongs to another Context");
+    if (t.bytes < impl.workspaceBytes)
+        throw invalidArgument("workspace bytes", t.bytes, "this Conv2d needs " + std::to_string(impl.workspaceBytes));
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (impl.workspace != VK_NULL_HANDLE)
+        throw invalidArgument("workspace", "a second one",
+                              impl.workspaceTensor ? "this Conv2d has one already (recordings keep using it)"
+                                                   : "this Conv2d owns its workspace (ConvOptions::ownWorkspace)");
+    impl.workspaceTensor = workspace.sharedImpl();
+    impl.workspace = t.buffer;
+    impl.workspaceOffset = t.offset;
 }
 
 void Conv2d::record(VkCommandBuffer cmd, const Tensor& input, Tensor& output) { recordWith(cmd, input, output, nullptr); }

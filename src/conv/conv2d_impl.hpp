@@ -55,22 +55,35 @@ struct Conv2dImpl {
     uint32_t debugSkip = 0;           // diagnostics: the parts left out (conv/diagnostics.hpp)
 
     // An input the kernel's loader cannot read as it is (KernelFamily::readsInput): the pass that
-    // rewrites each chunk's input as fp32 NCHW into `convertedInput` first, which the passes
-    // after it read in the input's place.
+    // rewrites each chunk's input as fp32 NCHW into the workspace's converted region first, which
+    // the passes after it read in the input's place.
     std::shared_ptr<ComputePipeline> convertPipeline;
-    Buffer convertedInput;
 
-    // Packed loader only: the pass that packs each chunk's input into `packedInput` before the
-    // conv reads it, and its workgroups for a chunk of so many images.
+    // Packed loader only: the pass that packs each chunk's input into the packed region before
+    // the conv reads it, and its workgroups for a chunk of so many images.
     std::shared_ptr<ComputePipeline> packPipeline;
-    Buffer packedInput;
     std::function<uint64_t(uint64_t images)> packWorkgroups;
 
-    // Split-K only: the pass that adds each chunk's partial sums (which the conv writes to
-    // `partials` in place of the output) into the output, and its workgroups for a chunk.
+    // Split-K only: the pass that adds each chunk's partial sums (which the conv writes to the
+    // partials region in place of the output) into the output, and its workgroups for a chunk.
     std::shared_ptr<ComputePipeline> reducePipeline;
-    Buffer partials;
     std::function<uint32_t(uint64_t outputValues)> reduceWorkgroups;
+
+    // The passes' workspace: the packed input, the partial sums and the converted input, each at
+    // an aligned offset of one range (Conv2d::workspaceBytes). vkconv's own buffer, or the
+    // caller's (Conv2d::useWorkspace), which several Conv2ds may share.
+    struct Region {
+        uint64_t at = 0, bytes = 0;
+    };
+    Region packedRegion, partialsRegion, convertedRegion;
+    uint64_t workspaceBytes = 0;
+    Buffer ownWorkspace;
+    VkBuffer workspace = VK_NULL_HANDLE;
+    uint64_t workspaceOffset = 0;
+    std::shared_ptr<TensorImpl> workspaceTensor;  // the caller's, kept alive
+    VkDescriptorBufferInfo workspaceInfo(const Region& r) const {
+        return {workspace, workspaceOffset + r.at, r.bytes ? r.bytes : 16};
+    }
 
     // The plans by batch (the planned batch's made at construction, smaller ones when first
     // run) and the descriptor sets of the tensors given; under `mutex`.

@@ -71,6 +71,10 @@ const BoundSets& Conv2dImpl::prepare(const Tensor& input, const Tensor& output, 
                                   "must be the output's exact bytes or not overlap them");
     }
     std::lock_guard<std::mutex> lock(mutex);
+    if (workspaceBytes && workspace == VK_NULL_HANDLE)
+        throw invalidArgument("workspace", "none", "this Conv2d takes the caller's (ConvOptions::ownWorkspace is false): "
+                                                   "give one of workspaceBytes() = " + std::to_string(workspaceBytes) +
+                                                   " bytes with useWorkspace() first");
     return bind(batchPlan(batch), input.sharedImpl(), output.sharedImpl(), residual ? residual->sharedImpl() : nullptr);
 }
 
@@ -145,12 +149,12 @@ const BoundSets& Conv2dImpl::bind(const BatchPlan& batch, const std::shared_ptr<
         // The plan's offsets are the tensor's; a tensor's own offset in its buffer adds to them
         // (a multiple of the alignment: Tensor::wrap and view check it).
         const VkDescriptorBufferInfo inputInfo{input.buffer, input.offset + chunk.input.offset, chunk.input.range};
-        const VkDescriptorBufferInfo convertedInfo{convertedInput.handle(), 0, VK_WHOLE_SIZE};
-        const VkDescriptorBufferInfo packedInfo{packedInput.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo convertedInfo = workspaceInfo(convertedRegion);
+        const VkDescriptorBufferInfo packedInfo = workspaceInfo(packedRegion);
         const VkDescriptorBufferInfo weightInfo{weights.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo biasInfo{bias.handle(), 0, VK_WHOLE_SIZE};
         const VkDescriptorBufferInfo outputInfo{output.buffer, output.offset + chunk.output.offset, chunk.output.range};
-        const VkDescriptorBufferInfo partialsInfo{partials.handle(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo partialsInfo = workspaceInfo(partialsRegion);
         const VkDescriptorBufferInfo residualInfo =
             residual ? VkDescriptorBufferInfo{residual->buffer, residual->offset + chunk.output.offset, chunk.output.range}
                      : outputInfo;
