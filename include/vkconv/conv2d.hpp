@@ -49,7 +49,7 @@ struct WarmupReport {
 };
 
 namespace detail {
-struct Diagnostics;  // vkconv's own diagnostics tools (kernel-lab --skip); not part of the API
+struct BuildVariant;  // vkconv's own uses (kernel-lab --skip, precise mode's parts); not part of the API
 }
 
 // The weights as the caller holds them: problem.weightElements() values of `type` (f32: floats,
@@ -76,7 +76,7 @@ public:
     // For vkconv's diagnostics tools only: the same, with parts of the kernel left out (its
     // results are then wrong; src/conv/diagnostics.hpp).
     Conv2d(const Context& context, const ConvProblem& problem, const float* weight, const float* bias,
-           const ConvOptions& options, const detail::Diagnostics& diagnostics);
+           const ConvOptions& options, const detail::BuildVariant& diagnostics);
     ~Conv2d();
     Conv2d(Conv2d&&) noexcept;
     Conv2d& operator=(Conv2d&&) noexcept;
@@ -135,7 +135,10 @@ public:
     std::vector<int64_t> chunkFirstImages() const;
 
     const ConvProblem& problem() const;
-    const KernelConfig& config() const;
+    const KernelConfig& config() const;  // a precise Conv2d: its parts' configuration
+    // What runs: Fast (the matrix units' fp16 path), Fp32, or Precise (fp32 accuracy on the matrix
+    // units); a fallback from the precision asked for is named in describe().
+    Precision precision() const;
     std::string describe() const;  // path and configuration, plus why (e.g. fallback reasons)
     // The driver's statistics of the pipelines this conv runs (registers, spills, ...), one line
     // per shader executable; "" unless the Context was made with pipelineStatistics and the

@@ -20,9 +20,13 @@ Path pathFromString(const std::string& name);  // "fp32", "coopmat-f16"
 
 // What the caller asks for. Fast means the cooperative-matrix path where the device has one,
 // falling back to fp32 on devices without one.
-enum class Precision { Fast, Fp32 };
+// Fast: fp16 operands with fp32 accumulation on the matrix units where the device has them.
+// Fp32: the fp32 kernels. Precise: fp32 accuracy on the matrix units (docs/precision in README):
+// each fp32 operand split into an fp16 high part and a scaled fp16 low part, three products
+// accumulated in fp32; where it cannot run, fp32, and describe() says why.
+enum class Precision { Fast, Fp32, Precise };
 const char* toString(Precision precision);
-Precision precisionFromString(const std::string& name);  // "fast", "fp32"
+Precision precisionFromString(const std::string& name);  // "fast", "fp32", "precise"
 
 // Each kernel's own parameters, beside the workgroup tile every kernel has (KernelConfig). A
 // configuration holds exactly one of them (KernelConfig::params), so it carries no field its

@@ -95,7 +95,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const std::ve
 
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight,
                const float* bias, const ConvOptions& options)
-    : Conv2d(context, problem, weight, bias, options, detail::Diagnostics{}) {}
+    : Conv2d(context, problem, weight, bias, options, detail::BuildVariant{}) {}
 
 namespace {
 
@@ -128,7 +128,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const WeightD
     : Conv2d(context, problem, kcrsWeights(problem, weight).data(), bias, options) {}
 
 Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* weight, const float* bias,
-               const ConvOptions& options, const detail::Diagnostics& diagnostics)
+               const ConvOptions& options, const detail::BuildVariant& diagnostics)
     : impl_(std::make_unique<detail::Conv2dImpl>()) {
     using namespace detail;
     problem.validate();
@@ -139,14 +139,31 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     impl.problem = problem;
     const DeviceInfo& device = impl.context->info;
 
-    if (options.config) {
-        impl.config = *options.config;
+    // Precise: parts of its own (conv/precise.hpp), or the fallback it names.
+    ConvOptions opts = options;
+    std::string preciseFallback;
+    if (options.precision == Precision::Precise && !options.config) {
+        std::string why;
+        impl.precise = planPrecise(context, problem, weight, bias, options, why);
+        if (impl.precise) {
+            impl.config = impl.precise->parts.front().config();
+            impl.plan = planFor(problem, device, impl.config);
+            impl.why = impl.precise->describe;
+            return;
+        }
+        opts.precision = problem.outputFormat.type == DataType::F16 ? Precision::Fast : Precision::Fp32;
+        preciseFallback = std::string("precise requested, but ") + why + "; using " + toString(opts.precision) + "; ";
+    }
+
+    if (opts.config) {
+        impl.config = *opts.config;
         if (std::string why = canImplement(impl.config, device, problem); !why.empty())
             throw invalidArgument("config", impl.config.str(), why);
         impl.why = "configuration given by the caller";
     } else {
-        PathChoice path = choosePath(options.precision, device, problem);
-        const TuningLookup tuned = options.useTuningCache
+        PathChoice path = choosePath(opts.precision, device, problem);
+        if (!preciseFallback.empty() && opts.precision == Precision::Fp32) path.why = "the fp32 path";
+        const TuningLookup tuned = opts.useTuningCache
                                        ? impl.context->tuningCache.lookup(impl.context->cacheDir, device, problem, path.path)
                                        : TuningLookup{};
         std::string note = tuned.note;
@@ -164,11 +181,12 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         if (impl.why.empty()) {
             impl.config = selectConfig(path.path, device, problem).config;
             impl.why = path.why + "; configuration by heuristic" +
-                       (options.useTuningCache ? "" : " (tuning cache off)") +
+                       (opts.useTuningCache ? "" : " (tuning cache off)") +
                        (note.empty() ? "" : " (" + note + ")");
         }
     }
 
+    impl.why = preciseFallback + impl.why;
     const KernelConfig& c = impl.config;
     // The packed weights (at least every weight, in the operand type) are bound as one range:
     // refuse before packing them, which would otherwise allocate that much host memory first.
@@ -182,6 +200,14 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
     const KernelFamily& family = familyOf(c);
     if (std::string note = family.note(problem); !note.empty()) impl.why += "; " + note;
     PreparedKernel kernel = family.prepare(c, device, problem, weight);
+    if (diagnostics.inputPart) {
+        // The precise mode's split of the input (conv/precise.hpp), in the packing pass's "_io"
+        // build: only the channels-last kernel packs an fp32 input so.
+        if (!kernel.packInput || !c.is<ChannelsLastNhwcKernel>())
+            throw Error(Error::Kind::Internal, "an input part was asked of " + c.str() + ", which packs no fp32 input");
+        kernel.packInput->shader = "pack_input_nhwc_f16_io";
+        setSpecConstant(*kernel.packInput, 74, diagnostics.inputPart);
+    }
     if (diagnostics.skip) {
         if (diagnostics.skip & ~family.diagnosticParts())
             throw invalidArgument("diagnostics.skip", diagnostics.skip,
@@ -215,7 +241,7 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
         impl.partialsRegion = region(impl.plan.partialsBytes);
         impl.reduceWorkgroups = kernel.reduceWorkgroups;
     }
-    if (impl.workspaceBytes && options.ownWorkspace) {
+    if (impl.workspaceBytes && opts.ownWorkspace) {
         impl.ownWorkspace = Buffer(*impl.context, impl.workspaceBytes, Buffer::Kind::DeviceLocal);
         // The packed input's tail past the last image is read only by outputs that are thrown
         // away; zeroed once, those reads are finite and defined.
@@ -255,13 +281,36 @@ void Conv2d::run(const Tensor& input, Tensor& output) { runWith(input, output, n
 
 void Conv2d::run(const Tensor& input, Tensor& output, const Tensor& residual) { runWith(input, output, &residual); }
 
+namespace detail {
+
+std::function<void(VkCommandBuffer)> Conv2dImpl::recorder(const Tensor& input, Tensor& output, const Tensor* residual) {
+    if (precise) {
+        // The parts check the tensors (their problems have the user's shapes and formats); the
+        // residual's presence is the user's epilogue's.
+        if (problem.epilogue.residual && !residual)
+            throw invalidArgument("residual", "none", "the problem's epilogue adds a residual: pass a tensor of the output's shape");
+        if (!problem.epilogue.residual && residual)
+            throw invalidArgument("residual", "a tensor", "the problem's epilogue has no residual (epilogue.residual is false)");
+        const PrecisePlan* plan = precise.get();
+        return [plan, &input, &output, residual](VkCommandBuffer cmd) { recordPrecise(*plan, cmd, input, output, residual); };
+    }
+    const BoundSets& sets = prepare(input, output, residual);
+    return [this, &sets](VkCommandBuffer cmd) {
+        // An earlier recording of this Conv2d may still read its workspaces.
+        if (hasWorkspaces()) barrierBeforeCompute(cmd);
+        record(cmd, sets);
+    };
+}
+
+}  // namespace detail
+
 void Conv2d::runWith(const Tensor& input, Tensor& output, const Tensor* residual) {
     using namespace detail;
     auto& impl = *impl_;
-    const BoundSets& sets = impl.prepare(input, output, residual);
+    const auto record = impl.recorder(input, output, residual);
     impl.context->submitAndWait([&](VkCommandBuffer cmd) {
         barrierBeforeCompute(cmd);
-        impl.record(cmd, sets);
+        record(cmd);
     });
 }
 
@@ -292,11 +341,7 @@ void Conv2d::record(VkCommandBuffer cmd, const Tensor& input, Tensor& output, co
 void Conv2d::recordWith(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor* residual) {
     using namespace detail;
     if (cmd == VK_NULL_HANDLE) throw invalidArgument("cmd", "VK_NULL_HANDLE", "a command buffer in the recording state is needed");
-    auto& impl = *impl_;
-    const BoundSets& sets = impl.prepare(input, output, residual);
-    // An earlier recording of this Conv2d may still read its workspaces.
-    if (impl.hasWorkspaces()) barrierBeforeCompute(cmd);
-    impl.record(cmd, sets);
+    impl_->recorder(input, output, residual)(cmd);
 }
 
 std::vector<double> Conv2d::time(const Tensor& input, Tensor& output, int warmup, int iterations) {
@@ -327,7 +372,7 @@ std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const 
     if (!(options.warmupMs >= 0) || options.warmupMs > 60000)
         throw invalidArgument("warmupMs", options.warmupMs, "must be between 0 and 60000");
     TimestampPairs timestamps(*impl.context, static_cast<uint32_t>(options.iterations));
-    const BoundSets& sets = impl.prepare(input, output, residual);
+    const auto record = impl.recorder(input, output, residual);
 
     // Warm-up: submissions of back-to-back runs, each about a quarter of warmupMs (by the rate
     // seen so far, at most kMaxRuns), so the device is never idle for longer than one
@@ -348,7 +393,7 @@ std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const 
         impl.context->submitAndWait([&](VkCommandBuffer cmd) {
             for (int i = 0; i < batch; ++i) {
                 barrierBeforeCompute(cmd);
-                impl.record(cmd, sets);
+                record(cmd);
             }
         });
         done.runs += batch;
@@ -366,7 +411,7 @@ std::vector<double> Conv2d::timeWith(const Tensor& input, Tensor& output, const 
             barrierBeforeCompute(cmd);
             const int t = i - options.warmupRuns;
             if (t >= 0) timestamps.begin(cmd, uint32_t(t));
-            impl.record(cmd, sets);
+            record(cmd);
             if (t >= 0) timestamps.end(cmd, uint32_t(t));
         }
     });
@@ -383,8 +428,18 @@ std::vector<int64_t> Conv2d::chunkFirstImages() const {
 const ConvProblem& Conv2d::problem() const { return impl_->problem; }
 const KernelConfig& Conv2d::config() const { return impl_->config; }
 
+Precision Conv2d::precision() const {
+    if (impl_->precise) return Precision::Precise;
+    return impl_->config.path == Path::Fp32 ? Precision::Fp32 : Precision::Fast;
+}
+
 std::string Conv2d::driverStatistics() const {
     const auto& impl = *impl_;
+    if (impl.precise) {
+        std::string out;
+        for (const Conv2d& part : impl.precise->parts) out += part.driverStatistics();
+        return out;
+    }
     std::string out = detail::pipelineStatistics(*impl.context, impl.pipeline->handle());
     if (impl.packPipeline) out += detail::pipelineStatistics(*impl.context, impl.packPipeline->handle());
     if (impl.reducePipeline) out += detail::pipelineStatistics(*impl.context, impl.reducePipeline->handle());

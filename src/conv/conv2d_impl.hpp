@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "conv/precise.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/context_impl.hpp"
 #include "problem/conv_plan.hpp"
@@ -91,7 +92,14 @@ struct Conv2dImpl {
     std::map<int64_t, BatchPlan> batchPlans;
     std::list<BoundSets> bound;
 
+    // Precision::Precise: the parts that run in this Conv2d's place (conv/precise.hpp); null
+    // otherwise.
+    std::unique_ptr<PrecisePlan> precise;
+
     bool hasWorkspaces() const { return convertPipeline || packPipeline || reducePipeline; }
+    // What run, record and time record for these tensors (the caller's barrier comes before):
+    // the passes of this Conv2d, or of its precise parts.
+    std::function<void(VkCommandBuffer)> recorder(const Tensor& input, Tensor& output, const Tensor* residual);
     BatchPlan makeBatchPlan(int64_t batch) const;
 
     // Checks the tensors against the problem (any batch from 1 to the planned one, the same in

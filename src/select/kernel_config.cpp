@@ -32,13 +32,14 @@ Path pathFromString(const std::string& name) {
 }
 
 const char* toString(Precision precision) {
-    return precision == Precision::Fast ? "fast" : "fp32";
+    return precision == Precision::Fast ? "fast" : precision == Precision::Precise ? "precise" : "fp32";
 }
 
 Precision precisionFromString(const std::string& name) {
     if (name == "fast") return Precision::Fast;
     if (name == "fp32") return Precision::Fp32;
-    throw invalidArgument("precision", name, "expected fast or fp32");
+    if (name == "precise") return Precision::Precise;
+    throw invalidArgument("precision", name, "expected fast, fp32 or precise");
 }
 
 double errorBound(Path path) {

@@ -258,7 +258,7 @@ int main(int argc, char** argv) try {
                 const KernelConfig& c = results[i].second;
                 ConvOptions o;
                 o.config = c;
-                detail::Diagnostics diagnostics;
+                detail::BuildVariant diagnostics;
                 diagnostics.skip = skip;
                 Conv2d conv(ctx, p, w.data(), b.data(), o, diagnostics);
                 auto ms = warmup.time(conv, in, out, timing);

@@ -141,8 +141,8 @@ void checkFlagCombinations(const RunFlags& f) {
 }
 
 // What the error bounds are for: the path, and an fp16 output where its rounding sets them.
-std::string boundName(Path path, const TensorFormat& output) {
-    return std::string(toString(path)) + (output.type == DataType::F16 ? " with an f16 output" : "");
+std::string boundName(Path path, const TensorFormat& output, bool precise = false) {
+    return std::string(precise ? "precise" : toString(path)) + (output.type == DataType::F16 ? " with an f16 output" : "");
 }
 
 std::string format(const char* fmt, double v) {
@@ -254,7 +254,10 @@ int runRun(const RunFlags& f) {
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
                                           problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll,
                                           problem.epilogue.residual ? inputs.residual.data() : nullptr);
-    const double bound = errorBound(path, out), elementBound = elementErrorBound(path, out);
+    // Precise holds fp32's bounds on the matrix units.
+    const bool precise = conv.precision() == Precision::Precise;
+    const double bound = precise ? errorBound(Path::Fp32, out) : errorBound(path, out);
+    const double elementBound = precise ? elementErrorBound(Path::Fp32, out) : elementErrorBound(path, out);
     const bool pass = check.nonFiniteOk() && std::isfinite(check.relativeError) &&
                       check.relativeError <= bound && check.elementError <= elementBound;
     std::cout << "checked:     " << describeImages(check.images, problem.batch)
@@ -270,7 +273,7 @@ int runRun(const RunFlags& f) {
     if (check.uncheckedNonFinite && check.inputsFinite)
         std::cout << "non-finite:  " << check.uncheckedNonFinite << " NaN/inf values in images not compared\n";
     std::cout << "rel. error:  " << format("%.3e", check.relativeError) << " (bound "
-              << format("%.0e", bound) << " for " << boundName(path, out) << "), max element "
+              << format("%.0e", bound) << " for " << boundName(path, out, precise) << "), max element "
               << format("%.3e", check.elementError) << " x RMS (bound " << format("%.0e", elementBound)
               << "): " << (pass ? "PASS" : "FAIL") << "\n";
     if (!f.output.empty()) {
@@ -312,7 +315,7 @@ int runRun(const RunFlags& f) {
                           : "")
                   << "relative error " << format("%.3e", check.relativeError) << " vs bound "
                   << format("%.0e", bound) << ", max element error " << format("%.3e", check.elementError)
-                  << " x RMS vs bound " << format("%.0e", elementBound) << " for " << boundName(path, out) << "\n";
+                  << " x RMS vs bound " << format("%.0e", elementBound) << " for " << boundName(path, out, precise) << "\n";
         return kExitCheckFailed;
     }
     return kExitOk;
@@ -337,8 +340,9 @@ void registerRunCommand(CLI::App& app, CommandAction& action) {
         ->type_name("FILE");
     addDeviceFlags(*cmd, f->device);
     cmd->add_option("--precision", f->precision,
-                    "fast: the best cooperative-matrix path, else fp32; fp32: the fp32 path")
-        ->type_name("fast|fp32");
+                    "fast: the best cooperative-matrix path, else fp32; fp32: the fp32 path; precise: fp32 "
+                    "accuracy on the matrix units (fp16 splits), else fp32")
+        ->type_name("fast|fp32|precise");
     addSeedOption(*cmd, f->seed);
     f->iterationsOption = cmd->add_option("--iterations", f->iterations,
                                           "timed runs (default " + std::to_string(kGpuIterations) +

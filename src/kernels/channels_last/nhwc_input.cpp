@@ -99,6 +99,7 @@ std::vector<VkSpecializationMapEntry> PackNhwcKernelSpec::entries() {
     e.push_back({64, offsetof(PackNhwcKernelSpec, slice), 4});
     e.push_back({72, offsetof(PackNhwcKernelSpec, inF16), sizeof(VkBool32)});
     e.push_back({73, offsetof(PackNhwcKernelSpec, inNhwc), sizeof(VkBool32)});
+    e.push_back({74, offsetof(PackNhwcKernelSpec, inputPart), 4});
     return e;
 }
 
@@ -144,7 +145,7 @@ PreparedKernel prepareNhwcCoopMatKernel(const ConvProblem& p, const KernelConfig
     // not fp32 NCHW).
     const PackNhwcKernelSpec pack{makeProblemSpec(p, bRows, bCols), channels, subsample, c.bk,
                                   p.inputFormat.type == DataType::F16 ? VK_TRUE : VK_FALSE,
-                                  p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE};
+                                  p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE, 0};
     k.packInput = pipelineKey(p.inputFormat.isDefault() ? "pack_input_nhwc_f16" : "pack_input_nhwc_f16_io", pack);
     // pack_input_nhwc_f16.comp: one workgroup per image, part of a plane and
     // nhwcPackChannels channels.

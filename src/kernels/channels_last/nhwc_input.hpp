@@ -82,6 +82,7 @@ struct PackNhwcKernelSpec {
     VkBool32 subsample;   // id 63: nhwcSubsamples
     uint32_t slice;       // id 64: the conv kernel's BK
     VkBool32 inF16, inNhwc;  // ids 72, 73: the input's format (the "_io" module only)
+    uint32_t inputPart;      // id 74: INPUT_PART (the "_io" module only; the precise mode sets it)
     static std::vector<VkSpecializationMapEntry> entries();
 };
 

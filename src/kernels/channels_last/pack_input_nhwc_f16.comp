@@ -62,6 +62,17 @@ vec2 inputPair(uint image, uint c, uint offset) {
     return vec2(inputValue(at), c + 1u < C_TOTAL ? inputValue(at + IN_HW) : 0.0);
 }
 const bool PAIRS_ACROSS_LANES = IN_NHWC;
+
+// The precise mode's split (Ootomo and Yokota): 0 the input as the fast path rounds it (saturated
+// to fp16's range), 1 its fp16 high part, NaN beyond fp16's range (a precise result is never
+// silently saturated), 2 its low part (v - high) * 2^11, which fp16 holds to 2^-11 of itself.
+layout(constant_id = 74) const uint INPUT_PART = 0;
+vec2 inputPart(vec2 v) {
+    if (INPUT_PART == 0u) return v;
+    const vec2 high = unpackHalf2x16(packHalf2x16(v));
+    if (INPUT_PART == 2u) return (v - high) * 2048.0;
+    return vec2(abs(v.x) > 65504.0 ? uintBitsToFloat(0x7fc00000u) : v.x, abs(v.y) > 65504.0 ? uintBitsToFloat(0x7fc00000u) : v.y);
+}
 #endif
 
 layout(constant_id = 63) const bool SUBSAMPLE = false;
@@ -118,7 +129,7 @@ void main() {
         const uint pair = PAIRS_ACROSS_LANES ? item % (PLANE_CHANNELS / 2) : item / PART_PIXELS;
         const uint px = PAIRS_ACROSS_LANES ? item / (PLANE_CHANNELS / 2) : item - pair * PART_PIXELS;
         const uint c = c0 + 2 * pair;
-        v[j] = item < PART_ITEMS && px < pixels && c < C_TOTAL ? inputPair(image, c, planeOffset(p0 + px)) : vec2(0.0);
+        v[j] = item < PART_ITEMS && px < pixels && c < C_TOTAL ? inputPart(inputPair(image, c, planeOffset(p0 + px))) : vec2(0.0);
     }
 #else
     const uint first = chunk.in_offset + (image * C_TOTAL + c0) * IN_HW;  // channel c0's plane
@@ -138,7 +149,13 @@ void main() {
 #else
         const uint item = j * 256 + tid, pair = item / PART_PIXELS, px = item - pair * PART_PIXELS;
 #endif
+#ifdef VKCONV_INPUT_FORMATS
+        // The high part keeps its NaN (beyond fp16's range) past the saturation.
+        const vec2 kept = INPUT_PART == 1u ? mix(saturate(v[j]), v[j], isnan(v[j])) : saturate(v[j]);
+        if (item < PART_ITEMS) sPart[px * PART_ROW_WORDS + pair] = packHalf2x16(kept);
+#else
         if (item < PART_ITEMS) sPart[px * PART_ROW_WORDS + pair] = packHalf2x16(saturate(v[j]));
+#endif
     }
     barrier();
     // Each 16-byte word of the tile to its place: consecutive lanes, consecutive words of one
