@@ -262,6 +262,7 @@ def main():
           "best torch/fast > 1 means vkconv fast is faster than the best torch mode")
     print_suite_summary(vk, torch_results, modes, mismatched)
     print_tensor_summary(vk, torch_results, mismatched)
+    print_precise_summary(vk, torch_results, mismatched)
     return 0
 
 
@@ -335,6 +336,22 @@ def print_tensor_summary(vk, torch_results, mismatched):
         above = ["%s %.2f" % (r["name"], x) for r, x in rows
                  if x > 1.0 and (r["problem"]["kernel"] == [1, 1] or r["problem"].get("groups", 1) != 1)]
         print("  %s: %s; 1x1 or grouped above 1.0: %s" % (suite, ", ".join(parts), ", ".join(above) or "none"))
+
+
+def print_precise_summary(vk, torch_results, mismatched):
+    """vkconv precise against PyTorch's strict fp32 (cudnn.allow_tf32 off), per suite: the geometric
+    mean of the time ratios and the worst checked error (issue #60's targets)."""
+    by_suite = {}
+    for (v, name), r in vk.items():
+        if v == "precise" and r.get("status") == "ok" and name not in mismatched:
+            t = torch_results.get(("fp32", name))
+            if t and t.get("status") == "ok":
+                by_suite.setdefault(r.get("suite", "?"), []).append((r, r["time_ms"]["median"] / t["time_ms"]["median"]))
+    if by_suite:
+        print("precise, vkconv / torch strict fp32:")
+        for suite, rows in by_suite.items():
+            print("  %s: %d shapes, geometric mean %.3f, worst relative error %.2e" % (
+                suite, len(rows), geomean([x for _, x in rows]), max((r.get("rel_error") or 0) for r, _ in rows)))
 
 
 def geomean(values):

@@ -51,6 +51,8 @@
 #                     (e.g. "--dtype f16 --layout nhwc"), with and without --bench-epilogue's flags:
 #                     vkconv_SUITE_fast_tensors.json, vkconv_SUITE_fast_tensors_epilogue.json; the
 #                     summary compares them with PyTorch's fp16_channels_last
+#   --bench-precise   --bench also times alexnet1 and each suite with --precision precise (fp32
+#                     accuracy on the matrix units); the summary compares it with PyTorch's strict fp32
 #   --bench-network   vkconv-bench --network resnet50 at batch 32 and 1 (fp16 NHWC, one recorded
 #                     submission) and bench/torch_resnet50.py (PyTorch's trunk eager, as a CUDA
 #                     graph and compiled) in the same run
@@ -72,7 +74,7 @@ die() { echo "check.sh: $*" >&2; exit 2; }
 ARGS="$*"
 
 TESTS=0 BENCH=0 TORCH=1 PYTHON=0 DRY=0
-BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE="" TENSORS="" NETWORK=0
+BUDGET=540 BUILD=build-gpu TEST_FILTER="" BENCH_SUITE=layers BENCH_BATCH=0 COMPARE="" EPILOGUE="" TENSORS="" NETWORK=0 PRECISE=0
 EXTRA=()   # "KIND ARGS" per --sweep/--lab/--run/--twin, ARGS quoted with printf %q
 while (($#)); do
   case "$1" in
@@ -98,6 +100,7 @@ while (($#)); do
     --bench-epilogue) [[ -n "${2:-}" ]] || die "--bench-epilogue needs flags"; EPILOGUE=$2; shift ;;
     --bench-tensors) [[ -n "${2:-}" ]] || die "--bench-tensors needs flags"; TENSORS=$2; shift ;;
     --bench-network) NETWORK=1 ;;
+    --bench-precise) PRECISE=1 ;;
     --test-filter) [[ -n "${2:-}" ]] || die "--test-filter needs a pattern"; TEST_FILTER=$2; shift ;;
     --bench-suite) [[ "${2:-}" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || die "--bench-suite needs suite names (a,b,...), got '${2:-}'"
       BENCH_SUITE=$2; shift ;;
@@ -281,6 +284,14 @@ run_bench() {
     step "vkconv_${suite}_fp32" 150 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision fp32 \
       "${batch[@]}" --json "$R/vkconv_${suite}_fp32.json"
   done
+  if ((PRECISE)); then
+    ((BENCH_BATCH)) || step "vkconv_alexnet1_precise" 90 "$BENCH_BIN" --shapes "$SHAPES" --suite alexnet1 \
+      --precision precise --json "$R/vkconv_alexnet1_precise.json"
+    for suite in "${list[@]}"; do
+      step "vkconv_${suite}_precise" 200 "$BENCH_BIN" --shapes "$SHAPES" --suite "$suite" --precision precise \
+        "${batch[@]}" --json "$R/vkconv_${suite}_precise.json"
+    done
+  fi
 }
 
 run_network() {
