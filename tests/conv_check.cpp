@@ -205,10 +205,9 @@ std::string caseName(const ConvCase& c) {
 
 namespace {
 
-// The values a tensor of `type` holds for `values`: fp16's rounding where it is f16.
+// The values a tensor of `type` holds for `values`: fp16's or bf16's rounding where it has one.
 std::vector<float> asHeld(std::vector<float> values, DataType type) {
-    if (type == DataType::F16)
-        for (float& v : values) v = floatFromHalf(halfFromFloat(v));
+    for (float& v : values) v = heldAs(v, type);
     return values;
 }
 

@@ -22,6 +22,7 @@
 #include "test_devices.hpp"
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
+#include "vkconv/reference.hpp"
 #include "vkconv/tensor.hpp"
 
 namespace vkconv::test {
@@ -192,6 +193,46 @@ TEST(TensorFormatOddSizes, LastHalfOfAnOddFp16InputIsRead) {
             const CheckResult r = checkConvWith(ctx, {"odd_f16_input", p, 9800}, options, toString(precision));
             VKCONV_EXPECT_CHECK_PASSED(r);
         }
+}
+
+// bf16 tensors (input, output, residual) run through fp32 arithmetic, whatever the precision asked
+// for, and describe() says so; bf16's range holds values fp16 cannot (here up to 10^6), which
+// come out right; the bound is bf16's output rounding (8e-3).
+TEST(TensorFormatBf16, Bf16TensorsRunThroughFp32Arithmetic) {
+    const int device = testDeviceIndices().front();
+    ASSERT_GE(device, 0) << listDevicesError();
+    const Context& ctx = *sharedContext(device).context;
+    ConvProblem p;
+    p.batch = 2, p.inChannels = 8, p.height = p.width = 7, p.outChannels = 16, p.kernelH = p.kernelW = 3;
+    p.padH = p.padW = 1;
+    p.epilogue.residual = true, p.epilogue.activation = Activation::Relu;
+    const TensorFormat cases[][2] = {{{DataType::BF16, Layout::NCHW}, {DataType::BF16, Layout::NCHW}},
+                                     {{DataType::BF16, Layout::NHWC}, {DataType::F32, Layout::NHWC}},
+                                     {{DataType::F32, Layout::NCHW}, {DataType::BF16, Layout::NHWC}}};
+    for (const auto& [in, out] : cases)
+        for (Precision precision : {Precision::Fast, Precision::Precise}) {
+            p.inputFormat = in, p.outputFormat = out;
+            ConvOptions options;
+            options.precision = precision;
+            const CheckResult r = checkConvWith(ctx, {"bf16", p, 9820}, options, toString(precision));
+            EXPECT_THAT(r.describe, ::testing::HasSubstr("bf16 tensors run through fp32 arithmetic")) << r.report;
+            EXPECT_EQ(r.path, Path::Fp32) << r.report;
+            VKCONV_EXPECT_CHECK_PASSED(r);
+        }
+    // Beyond fp16's range: 10^6 inputs.
+    p.inputFormat = p.outputFormat = {DataType::BF16, Layout::NCHW};
+    p.epilogue = Epilogue{};
+    ConvOptions fast;
+    const std::vector<float> w = randomValues(9821, size_t(p.weightElements())), b(16, 0.0f);
+    Conv2d conv(ctx, p, w, b, fast);
+    std::vector<float> x = randomValues(9822, size_t(p.inputElements()));
+    for (float& v : x) v = heldAs(v * 1.0e6f, DataType::BF16);
+    Tensor in(ctx, {2, 8, 7, 7}, p.inputFormat), y(ctx, {2, 16, 7, 7}, p.outputFormat);
+    in.upload(x);
+    conv.run(in, y);
+    const std::vector<float> got = y.download();
+    EXPECT_LE(relativeError(got.data(), referenceConv2d(p, x.data(), w.data(), b.data())), 8e-3);
+    expectRefused([&] { dataTypeFromString("bf8"); }, "expected f32, f16 or bf16");
 }
 
 // The Fast path picks a family that reads the input as it is (the channels-last NHWC kernel reads

@@ -45,14 +45,15 @@ public:
     // even; beyond +-65504 they become +-inf).
     void upload(const float* data, uint64_t count);
     void upload(const std::vector<float>& data) { upload(data.data(), data.size()); }
-    // fp16 bit patterns, copied as they are: an f16 tensor only.
+    // 16-bit patterns, copied as they are: an f16 or bf16 tensor's (bf16 has no NumPy type: its
+    // raw patterns are how files and arrays carry it).
     void uploadHalf(const uint16_t* data, uint64_t count);
     // The elements as fp32 (exact from f16).
     void download(float* data, uint64_t count) const;
     std::vector<float> download() const;
     // Elements [first, first + count) in memory order only, e.g. one image of a batch.
     void downloadRange(uint64_t first, float* data, uint64_t count) const;
-    // The fp16 bit patterns of an f16 tensor.
+    // The 16-bit patterns of an f16 or bf16 tensor.
     void downloadHalf(uint16_t* data, uint64_t count) const;
     void fill(float value);  // e.g. NaN, to catch outputs a kernel never writes
 

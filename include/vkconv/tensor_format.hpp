@@ -16,11 +16,13 @@ namespace vkconv {
 enum class DataType {
     F32,  // IEEE binary32
     F16,  // IEEE binary16: values round to nearest even; beyond +-65504 they become +-inf
+    BF16,  // bfloat16 (fp32's range, 8 significant bits): values round to nearest even. No
+           // kernel multiplies bf16 yet: bf16 tensors run through fp32 arithmetic (describe()).
 };
 enum class Layout { NCHW, NHWC };
 enum class WeightLayout { KCRS, KRSC };
 
-// "f32", "f16"; "nchw", "nhwc"; "kcrs", "krsc".
+// "f32", "f16", "bf16"; "nchw", "nhwc"; "kcrs", "krsc".
 const char* toString(DataType type);
 const char* toString(Layout layout);
 const char* toString(WeightLayout layout);
@@ -51,5 +53,10 @@ std::vector<float> relayout(const float* data, uint64_t count, const std::array<
 // fp32 -> fp16 bits, round to nearest even (overflow to +-inf, NaN kept NaN), and back.
 uint16_t halfFromFloat(float value);
 float floatFromHalf(uint16_t bits);
+// fp32 -> bfloat16 bits, round to nearest even (NaN kept NaN), and back (exact).
+uint16_t bfloat16FromFloat(float value);
+float floatFromBfloat16(uint16_t bits);
+// A value as a tensor of `type` holds it (rounded to fp16 or bf16; fp32 as it is).
+float heldAs(float value, DataType type);
 
 }  // namespace vkconv

@@ -117,7 +117,7 @@ def bad_inputs(rng):
         ("same + stride", dict(x=x, w=w, padding="same", stride=2), r"padding = 'same': needs stride 1"),
         ("dilation 0", dict(x=x, w=w, dilation=(1, 0)), r"dilation = \(1, 0\): must be >= 1"),
         ("kernel too big", dict(x=x, w=uniform(rng, (6, 4, 12, 3))), r"kernel_h = 12: dilated kernel height 12 is larger than the padded input height 9"),
-        ("precision", dict(x=x, w=w, precision="half"), r"precision = half: expected fast or fp32"),
+        ("precision", dict(x=x, w=w, precision="half"), r"precision = half: expected fast, fp32 or precise"),
         ("huge stride", dict(x=x, w=w, stride=2**40), r"stride = 1099511627776|stride_h = 1099511627776: must be <="),
     ]
 

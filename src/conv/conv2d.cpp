@@ -103,15 +103,16 @@ namespace {
 std::vector<float> kcrsWeights(const ConvProblem& p, const WeightData& w) {
     p.validate();
     if (!w.data) throw invalidArgument("weight.data", "null", "weights are required");
-    if (w.type != DataType::F32 && w.type != DataType::F16)
+    if (w.type != DataType::F32 && w.type != DataType::F16 && w.type != DataType::BF16)
         throw invalidArgument("weight.type", int(w.type), "not a DataType");
     if (w.layout != WeightLayout::KCRS && w.layout != WeightLayout::KRSC)
         throw invalidArgument("weight.layout", int(w.layout), "not a WeightLayout");
     const uint64_t n = uint64_t(p.weightElements());
     std::vector<float> values(n);
     for (uint64_t i = 0; i < n; ++i)
-        values[i] = w.type == DataType::F32 ? static_cast<const float*>(w.data)[i]
-                                            : floatFromHalf(static_cast<const uint16_t*>(w.data)[i]);
+        values[i] = w.type == DataType::F32  ? static_cast<const float*>(w.data)[i]
+                    : w.type == DataType::F16 ? floatFromHalf(static_cast<const uint16_t*>(w.data)[i])
+                                              : floatFromBfloat16(static_cast<const uint16_t*>(w.data)[i]);
     if (w.layout == WeightLayout::KCRS) return values;
     const uint64_t c = uint64_t(p.inChannels / p.groups), taps = uint64_t(p.kernelH) * p.kernelW;
     std::vector<float> kcrs(n);
@@ -151,7 +152,9 @@ Conv2d::Conv2d(const Context& context, const ConvProblem& problem, const float* 
             impl.why = impl.precise->describe;
             return;
         }
-        opts.precision = problem.outputFormat.type == DataType::F16 ? Precision::Fast : Precision::Fp32;
+        opts.precision = problem.outputFormat.type == DataType::F16 && problem.inputFormat.type != DataType::BF16
+                             ? Precision::Fast
+                             : Precision::Fp32;
         preciseFallback = std::string("precise requested, but ") + why + "; using " + toString(opts.precision) + "; ";
     }
 

@@ -31,6 +31,10 @@ std::optional<KernelConfig> channelsLastConfig(const DeviceInfo& device, const C
 std::unique_ptr<PrecisePlan> planPrecise(const Context& context, const ConvProblem& problem, const float* weight,
                                          const float* bias, const ConvOptions& options, std::string& why) {
     const DeviceInfo& device = context.device();
+    if (problem.inputFormat.type == DataType::BF16 || problem.outputFormat.type == DataType::BF16) {
+        why = "bf16 tensors run through fp32 arithmetic (vkconv has no bf16 kernel yet)";
+        return nullptr;
+    }
     if (problem.outputFormat.type != DataType::F32) {
         why = "an fp16 output is rounded to fp16 (2^-11), which bounds the error whatever the precision";
         return nullptr;

@@ -92,7 +92,7 @@ void ConvProblem::validate() const {
     requireProductAtMost("(in_channels/groups)*kernel_h*kernel_w", {cPerGroup, kernelH, kernelW},
                          int64_t(1) << 30, "the GEMM's K per group");
     const auto checkFormat = [](const char* field, const TensorFormat& f) {
-        if (f.type != DataType::F32 && f.type != DataType::F16)
+        if (f.type != DataType::F32 && f.type != DataType::F16 && f.type != DataType::BF16)
             throw invalidArgument(std::string(field) + ".type", int(f.type), "not a DataType");
         if (f.layout != Layout::NCHW && f.layout != Layout::NHWC)
             throw invalidArgument(std::string(field) + ".layout", int(f.layout), "not a Layout");

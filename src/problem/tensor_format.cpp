@@ -7,14 +7,17 @@
 
 namespace vkconv {
 
-const char* toString(DataType type) { return type == DataType::F16 ? "f16" : "f32"; }
+const char* toString(DataType type) {
+    return type == DataType::F16 ? "f16" : type == DataType::BF16 ? "bf16" : "f32";
+}
 const char* toString(Layout layout) { return layout == Layout::NHWC ? "nhwc" : "nchw"; }
 const char* toString(WeightLayout layout) { return layout == WeightLayout::KRSC ? "krsc" : "kcrs"; }
 
 DataType dataTypeFromString(const std::string& name, const std::string& field) {
     if (name == "f32" || name == "float32") return DataType::F32;
     if (name == "f16" || name == "float16") return DataType::F16;
-    throw invalidArgument(field, name, "expected f32 or f16");
+    if (name == "bf16" || name == "bfloat16") return DataType::BF16;
+    throw invalidArgument(field, name, "expected f32, f16 or bf16");
 }
 
 Layout layoutFromString(const std::string& name, const std::string& field) {
@@ -29,7 +32,7 @@ WeightLayout weightLayoutFromString(const std::string& name, const std::string& 
     throw invalidArgument(field, name, "expected kcrs or krsc");
 }
 
-uint32_t elementBytes(DataType type) { return type == DataType::F16 ? 2 : 4; }
+uint32_t elementBytes(DataType type) { return type == DataType::F32 ? 4 : 2; }
 
 std::string TensorFormat::str() const { return std::string(toString(type)) + "/" + toString(layout); }
 
@@ -71,6 +74,27 @@ uint16_t halfFromFloat(float f) {
     const uint32_t rest = mant & 0x1FFFu;
     if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
     return uint16_t(sign | h);
+}
+
+uint16_t bfloat16FromFloat(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    if ((x & 0x7FFFFFFFu) > 0x7F800000u) return uint16_t((x >> 16) | 0x40u);  // NaN stays NaN (quiet)
+    x += 0x7FFFu + ((x >> 16) & 1u);  // round to nearest even
+    return uint16_t(x >> 16);
+}
+
+float floatFromBfloat16(uint16_t b) {
+    const uint32_t x = uint32_t(b) << 16;
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+
+float heldAs(float v, DataType type) {
+    if (type == DataType::F16) return floatFromHalf(halfFromFloat(v));
+    if (type == DataType::BF16) return floatFromBfloat16(bfloat16FromFloat(v));
+    return v;
 }
 
 float floatFromHalf(uint16_t h) {

@@ -15,8 +15,8 @@ void checkCount(const char* what, uint64_t count, uint64_t elements) {
 }
 
 void requireHalf(const detail::TensorImpl& t, const char* what) {
-    if (t.format.type != DataType::F16)
-        throw invalidArgument(what, toString(t.format.type), "the tensor is not f16; use upload/download (fp32 values)");
+    if (t.format.type == DataType::F32)
+        throw invalidArgument(what, toString(t.format.type), "the tensor holds no 16-bit values; use upload/download (fp32 values)");
 }
 
 }  // namespace
@@ -27,7 +27,7 @@ namespace {
 // at least one dimension, each >= 1, NHWC only for 4-D shapes, at most 2^50 elements.
 uint64_t checkedElements(const std::vector<int64_t>& shape, const TensorFormat& format, std::string& text) {
     if (shape.empty()) throw invalidArgument("shape", "[]", "a tensor needs at least one dimension");
-    if (format.type != DataType::F32 && format.type != DataType::F16)
+    if (format.type != DataType::F32 && format.type != DataType::F16 && format.type != DataType::BF16)
         throw invalidArgument("format.type", int(format.type), "not a DataType");
     if (format.layout != Layout::NCHW && format.layout != Layout::NHWC)
         throw invalidArgument("format.layout", int(format.layout), "not a Layout");
@@ -49,10 +49,11 @@ uint64_t checkedElements(const std::vector<int64_t>& shape, const TensorFormat& 
 }
 
 void requireHalfStorage(const DeviceInfo& device, const TensorFormat& format) {
-    if (format.type == DataType::F16 && !device.storageBuffer16Bit)
+    if (format.type != DataType::F32 && !device.storageBuffer16Bit)
         throw Error(Error::Kind::Unsupported,
-                    "format.type = f16: the device has no storageBuffer16BitAccess, which the kernels "
-                    "need to read and write fp16 tensors");
+                    std::string("format.type = ") + toString(format.type) +
+                        ": the device has no storageBuffer16BitAccess, which the kernels need to read and write "
+                        "16-bit tensors");
 }
 
 }  // namespace
@@ -141,7 +142,8 @@ void Tensor::upload(const float* data, uint64_t count) {
         return;
     }
     std::vector<uint16_t> half(count);
-    for (uint64_t i = 0; i < count; ++i) half[i] = halfFromFloat(data[i]);
+    const bool bf16 = impl_->format.type == DataType::BF16;
+    for (uint64_t i = 0; i < count; ++i) half[i] = bf16 ? bfloat16FromFloat(data[i]) : halfFromFloat(data[i]);
     detail::uploadToBuffer(*impl_->context, impl_->buffer, impl_->offset, half.data(), count * 2);
 }
 
@@ -166,7 +168,8 @@ void Tensor::downloadRange(uint64_t first, float* data, uint64_t count) const {
     }
     std::vector<uint16_t> half(count);
     detail::downloadFromBuffer(*impl_->context, impl_->buffer, impl_->offset + first * 2, half.data(), count * 2);
-    for (uint64_t i = 0; i < count; ++i) data[i] = floatFromHalf(half[i]);
+    const bool bf16 = impl_->format.type == DataType::BF16;
+    for (uint64_t i = 0; i < count; ++i) data[i] = bf16 ? floatFromBfloat16(half[i]) : floatFromHalf(half[i]);
 }
 
 std::vector<float> Tensor::download() const {
@@ -183,8 +186,8 @@ void Tensor::downloadHalf(uint16_t* data, uint64_t count) const {
 
 void Tensor::fill(float value) {
     uint32_t word;
-    if (impl_->format.type == DataType::F16) {
-        const uint32_t half = halfFromFloat(value);
+    if (impl_->format.type != DataType::F32) {
+        const uint32_t half = impl_->format.type == DataType::BF16 ? bfloat16FromFloat(value) : halfFromFloat(value);
         word = half | half << 16;
     } else {
         std::memcpy(&word, &value, sizeof word);

@@ -36,6 +36,11 @@ PathChoice choosePath(Precision precision, const DeviceInfo& d, const ConvProble
         choice.why = "precision fp32 requested";
         return choice;
     }
+    if (p.inputFormat.type == DataType::BF16 || p.outputFormat.type == DataType::BF16) {
+        choice.path = Path::Fp32;
+        choice.why = "bf16 tensors run through fp32 arithmetic (vkconv has no bf16 kernel yet)";
+        return choice;
+    }
     // Depthwise and other thin groups: a matrix-unit tile would be mostly padding along N. On the
     // H200 the fp32 kernel ran MobileNet's depthwise layers 1.6x faster. With 8 output channels a
     // group the grouped direct kernel still led: ResNeXt-50's grouped 3x3 at 28x28, batch 32,

@@ -59,10 +59,12 @@ double elementErrorBound(Path path) {
 }
 
 double errorBound(Path path, const TensorFormat& output) {
+    if (output.type == DataType::BF16) return 8e-3;  // bfloat16's rounding, 2^-9 of each value
     return output.type == DataType::F16 ? std::max(errorBound(path), errorBound(Path::CoopMatF16)) : errorBound(path);
 }
 
 double elementErrorBound(Path path, const TensorFormat& output) {
+    if (output.type == DataType::BF16) return 4e-2;
     return output.type == DataType::F16 ? std::max(elementErrorBound(path), elementErrorBound(Path::CoopMatF16))
                                         : elementErrorBound(path);
 }
@@ -163,8 +165,11 @@ std::string canImplement(const KernelConfig& c, const DeviceInfo& d, const ConvP
     if ((c.coopMat() != nullptr) != (c.path != Path::Fp32))
         return std::string("path ") + toString(c.path) + " does not run the " + c.kernel() + " kernel";
     // Every kernel writes fp16 outputs, and reads fp16 inputs, through 16-bit storage.
-    if ((p.inputFormat.type == DataType::F16 || p.outputFormat.type == DataType::F16) && !d.storageBuffer16Bit)
-        return "fp16 tensors need storageBuffer16BitAccess, which the device lacks";
+    if ((p.inputFormat.type != DataType::F32 || p.outputFormat.type != DataType::F32) && !d.storageBuffer16Bit)
+        return "16-bit tensors need storageBuffer16BitAccess, which the device lacks";
+    // No kernel multiplies bf16: bf16 tensors run through the fp32 kernels.
+    if ((p.inputFormat.type == DataType::BF16 || p.outputFormat.type == DataType::BF16) && c.path != Path::Fp32)
+        return "bf16 tensors run through fp32 arithmetic (no bf16 kernel yet)";
     return detail::familyOf(c).canImplement(c, d, p);
 }
 

@@ -200,7 +200,7 @@ public:
 
     // Its packing pass reads every type and layout (pack_input_nhwc_f16.comp); an fp16 NHWC input
     // of whole 16-byte channel words it reads in place, with no packing pass.
-    bool readsInput(const KernelConfig&, const TensorFormat&) const override { return true; }
+    bool readsInput(const KernelConfig&, const TensorFormat& f) const override { return f.type != DataType::BF16; }
 
     std::string note(const ConvProblem& p) const override {
         if (nhwcReadsInPlace(p)) return "the fp16 NHWC input read in place (no packing pass)";

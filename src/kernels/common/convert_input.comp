@@ -1,6 +1,6 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
-#ifdef VKCONV_INPUT_F16
+#if defined(VKCONV_INPUT_F16) || defined(VKCONV_INPUT_BF16)
 #extension GL_EXT_shader_16bit_storage : require
 #endif
 // The input conversion pass: a chunk of the input, in any type and layout, rewritten as the fp32
@@ -8,7 +8,8 @@
 // family says it cannot read the input's format: kernels/common/tensor_io.hpp). Binding 0 is
 // the chunk's input, binding 3 the converted images, from element 0. Compiled twice: for fp32
 // inputs (convert_input: no 16-bit storage needed) and, with VKCONV_INPUT_F16, for fp16 ones
-// (convert_input_f16), read as float16_t: a word view would read past an odd-sized range's end.
+// (convert_input_f16), read as float16_t: a word view would read past an odd-sized range's end;
+// with VKCONV_INPUT_BF16 (convert_input_bf16), bfloat16 read as its 16-bit patterns.
 // Each thread writes consecutive fp32 elements; NHWC reads are strided, which this pass, off the
 // fast paths, accepts.
 layout(local_size_x = 256) in;
@@ -26,14 +27,20 @@ layout(push_constant) uniform ChunkParams {
     uint group_base;
 } chunk;
 
-#ifdef VKCONV_INPUT_F16
+#if defined(VKCONV_INPUT_F16)
 layout(set = 0, binding = 0, std430) readonly buffer InputHalves { float16_t input_data[]; };
+#elif defined(VKCONV_INPUT_BF16)
+layout(set = 0, binding = 0, std430) readonly buffer InputBfloat16 { uint16_t input_data[]; };
 #else
 layout(set = 0, binding = 0, std430) readonly buffer InputFloats { float input_data[]; };
 #endif
 layout(set = 0, binding = 3, std430) writeonly buffer Converted { float converted[]; };
 
+#ifdef VKCONV_INPUT_BF16
+float inputValue(uint element) { return uintBitsToFloat(uint(input_data[chunk.in_offset + element]) << 16); }
+#else
 float inputValue(uint element) { return float(input_data[chunk.in_offset + element]); }
+#endif
 
 void main() {
     const uint imageSize = CHANNELS * PIXELS;

@@ -28,10 +28,20 @@ layout(set = 0, binding = 5, std430) readonly buffer ResidualBuffer { float resi
 #ifdef VKCONV_TENSOR_IO
 layout(constant_id = 70) const bool OUT_F16 = false;
 layout(constant_id = 71) const bool OUT_NHWC = false;
+layout(constant_id = 75) const bool OUT_BF16 = false;  // bfloat16, as 16-bit patterns
 // Whether the output is fp32 NCHW, which the kernels' vector stores assume.
-const bool OUT_F32_NCHW = !OUT_F16 && !OUT_NHWC;
+const bool OUT_F32_NCHW = !OUT_F16 && !OUT_BF16 && !OUT_NHWC;
 layout(set = 0, binding = 3, std430) writeonly buffer OutputHalves { float16_t output_f16[]; };
 layout(set = 0, binding = 5, std430) readonly buffer ResidualHalves { float16_t residual_f16[]; };
+layout(set = 0, binding = 3, std430) writeonly buffer OutputBfloat16 { uint16_t output_bf16[]; };
+layout(set = 0, binding = 5, std430) readonly buffer ResidualBfloat16 { uint16_t residual_bf16[]; };
+
+// fp32 -> bfloat16 bits, round to nearest even; NaN stays NaN.
+uint16_t toBfloat16(float v) {
+    const uint x = floatBitsToUint(v);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40u);
+    return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
 
 uint outputElement(uint index) {
     if (!OUT_NHWC) return index;
@@ -46,10 +56,15 @@ uint outputElementAt(uint image, uint k, uint pix) {
     return chunk.out_offset + image * K_TOTAL * OUT_HW + (OUT_NHWC ? pix * K_TOTAL + k : k * OUT_HW + pix);
 }
 
-float residualValue(uint element) { return OUT_F16 ? float(residual_f16[element]) : residual_data[element]; }
+float residualValue(uint element) {
+    if (OUT_BF16) return uintBitsToFloat(uint(residual_bf16[element]) << 16);
+    return OUT_F16 ? float(residual_f16[element]) : residual_data[element];
+}
 
 void storeOutputValue(uint element, float value) {
-    if (OUT_F16)
+    if (OUT_BF16)
+        output_bf16[element] = toBfloat16(value);
+    else if (OUT_F16)
         output_f16[element] = float16_t(value);
     else
         output_data[element] = value;

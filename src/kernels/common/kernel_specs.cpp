@@ -40,6 +40,7 @@ EpilogueSpec makeEpilogueSpec(const Epilogue& e, const TensorFormat& output) {
     s.upper = e.upper;
     s.outF16 = output.type == DataType::F16 ? VK_TRUE : VK_FALSE;
     s.outNhwc = output.layout == Layout::NHWC ? VK_TRUE : VK_FALSE;
+    s.outBf16 = output.type == DataType::BF16 ? VK_TRUE : VK_FALSE;
     return s;
 }
 
@@ -48,9 +49,9 @@ void appendEpilogueEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t ba
                                 offsetof(EpilogueSpec, unitAlpha),  offsetof(EpilogueSpec, alpha),
                                 offsetof(EpilogueSpec, beta),       offsetof(EpilogueSpec, lower),
                                 offsetof(EpilogueSpec, upper),      offsetof(EpilogueSpec, outF16),
-                                offsetof(EpilogueSpec, outNhwc)};
-    const uint32_t ids[] = {42, 43, 44, 45, 46, 47, 48, 70, 71};
-    for (uint32_t i = 0; i < 9; ++i) e.push_back({ids[i], base + offsets[i], 4});
+                                offsetof(EpilogueSpec, outNhwc),    offsetof(EpilogueSpec, outBf16)};
+    const uint32_t ids[] = {42, 43, 44, 45, 46, 47, 48, 70, 71, 75};
+    for (uint32_t i = 0; i < 10; ++i) e.push_back({ids[i], base + offsets[i], 4});
 }
 
 void appendProblemEntries(std::vector<VkSpecializationMapEntry>& e, uint32_t base) {

@@ -21,6 +21,7 @@ struct EpilogueSpec {
     float alpha, beta;     // ids 45, 46
     float lower, upper;    // ids 47, 48: clamp's bounds; leaky relu's slope in `lower`
     VkBool32 outF16, outNhwc;  // ids 70, 71: only the "_io" modules have them (tensor_io.hpp)
+    VkBool32 outBf16;          // id 75: likewise
 };
 EpilogueSpec makeEpilogueSpec(const Epilogue& epilogue, const TensorFormat& output);
 // Map entries 42..48, 70, 71 for an EpilogueSpec stored at byte offset `base` of the spec data.

@@ -32,7 +32,8 @@ PipelineKey convertInputKey(const ConvProblem& p) {
     spec.pixels = uint32_t(p.height * p.width);
     spec.inNhwc = p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE;
     spec.outPixels = uint32_t(p.outHeight() * p.outWidth());
-    return pipelineKey(p.inputFormat.type == DataType::F16 ? "convert_input_f16" : "convert_input", spec);
+    const DataType t = p.inputFormat.type;
+    return pipelineKey(t == DataType::F16 ? "convert_input_f16" : t == DataType::BF16 ? "convert_input_bf16" : "convert_input", spec);
 }
 
 uint64_t convertedImageBytes(const ConvProblem& p) { return uint64_t(p.inChannels) * p.height * p.width * 4; }
