@@ -58,8 +58,8 @@ std::string megabytes(double bytes) {
 // Runs once and compares images against the double-precision CPU reference. Returns the worst
 // relative error over the checked images.
 void holdAs(std::vector<float>& values, DataType type) {
-    if (type == DataType::F16)
-        for (float& v : values) v = floatFromHalf(halfFromFloat(v));
+    if (type != DataType::F32)
+        for (float& v : values) v = heldAs(v, type);
 }
 
 double checkAgainstReference(Conv2d& conv, const Tensor& input, Tensor& output, const Tensor* residual,

@@ -180,12 +180,13 @@ HostArray importAs(nb::handle obj, const char* name, bool deferConversion, bool 
     // array both orders describe (C = 1, or H = W = 1) counts as C order.
     const bool channelsLast = activation && ndim == 4 && !contiguous && ordered({0, 2, 3, 1});
     if (activation && type == Source::F16) a.dtype = DataType::F16;
+    if (activation && type == Source::BF16) a.dtype = DataType::BF16;
     if (type == Source::F32 && (contiguous || channelsLast)) {
         a.data = static_cast<const float*>(s.data());
         a.layout = channelsLast ? Layout::NHWC : Layout::NCHW;
         return a;
     }
-    if (activation && type == Source::F16 && (contiguous || channelsLast)) {
+    if (activation && (type == Source::F16 || type == Source::BF16) && (contiguous || channelsLast)) {
         a.halves = static_cast<const uint16_t*>(s.data());
         a.layout = channelsLast ? Layout::NHWC : Layout::NCHW;
         return a;
@@ -246,13 +247,15 @@ void uploadActivation(Tensor& tensor, const HostArray& a) {
     const uint64_t n = a.elements();
     const auto& t = tensor.shape();
     const std::array<int64_t, 4> shape{t[0], t[1], t[2], t[3]};
-    if (a.halves && tensor.format().type == DataType::F16 && a.layout == tensor.format().layout)
+    // `halves` are the 16-bit patterns of the array's dtype (float16 or bfloat16).
+    if (a.halves && tensor.format().type == a.dtype && a.layout == tensor.format().layout)
         return tensor.uploadHalf(a.halves, n);
     std::vector<float> fromHalves;
     const float* values = a.data;
     if (a.halves) {
         fromHalves.resize(n);
-        for (uint64_t i = 0; i < n; ++i) fromHalves[i] = floatFromHalf(a.halves[i]);
+        for (uint64_t i = 0; i < n; ++i)
+            fromHalves[i] = a.dtype == DataType::BF16 ? floatFromBfloat16(a.halves[i]) : floatFromHalf(a.halves[i]);
         values = fromHalves.data();
     }
     if (a.layout == tensor.format().layout) return tensor.upload(values, n);
@@ -260,13 +263,15 @@ void uploadActivation(Tensor& tensor, const HostArray& a) {
 }
 
 ResultArray::ResultArray(std::vector<int64_t> shape, TensorFormat format) : shape_(std::move(shape)), format_(format) {
+    // NumPy has no bfloat16: a bf16 tensor comes back as the float32 values it holds (exact).
+    if (format_.type == DataType::BF16) format_.type = DataType::F32;
     elements_ = 1;
     for (int64_t d : shape_) elements_ *= uint64_t(d);
-    const uint64_t bytes = elements_ * elementBytes(format.type);
+    const uint64_t bytes = elements_ * elementBytes(format_.type);
     try {
         data_.reset(new uint8_t[bytes ? bytes : 1]);
     } catch (const std::bad_alloc&) {
-        throw Error(Error::Kind::Unsupported, "the " + python::shapeString(shape_) + " " + toString(format.type) +
+        throw Error(Error::Kind::Unsupported, "the " + python::shapeString(shape_) + " " + toString(format_.type) +
                                                   " result needs " + std::to_string(bytes) +
                                                   " bytes of host memory, more than is free");
     }

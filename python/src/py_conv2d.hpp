@@ -75,7 +75,8 @@ inline std::optional<DataType> parseOutDtype(nb::handle outDtype) {
 // out_dtype (else x's type).
 inline void setFormats(ConvProblem& p, const HostArray& x, std::optional<DataType> outDtype) {
     p.inputFormat = {x.dtype, x.layout};
-    p.outputFormat = {outDtype.value_or(x.dtype), x.layout};
+    // NumPy has no bfloat16: a bfloat16 x gives a float32 result unless out_dtype says float16.
+    p.outputFormat = {outDtype.value_or(x.dtype == DataType::BF16 ? DataType::F32 : x.dtype), x.layout};
 }
 
 // A planned convolution for one input shape, formats and epilogue, with the device tensors it

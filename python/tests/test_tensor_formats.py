@@ -78,3 +78,15 @@ def test_torch_channels_last_round_trip(ctx, rng):
     assert yt.is_contiguous(memory_format=torch.channels_last)
     ref = torch.nn.functional.conv2d(x.double(), torch.from_numpy(w).double(), padding=1)
     assert relative_error(y.astype(np.float64), ref.numpy()) <= 1e-3
+
+
+def test_torch_bfloat16_is_a_bf16_tensor(ctx, rng):
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed here (the GPU machine has it)")
+    x = torch.from_numpy(uniform(rng, (1, 8, 6, 6)) * 1e6).bfloat16()  # beyond fp16's range
+    w = uniform(rng, (4, 8, 3, 3))
+    conv = vkconv.Conv2d(ctx, w, padding=1)
+    y = conv(x)
+    assert y.dtype == np.float32  # NumPy has no bfloat16
+    assert "bf16 tensors run through fp32 arithmetic" in conv.describe()
+    ref = conv2d_reference(x.float().numpy().astype(np.float64), w, padding=1)
+    assert relative_error(y, ref) <= 1e-5

@@ -142,7 +142,8 @@ void checkFlagCombinations(const RunFlags& f) {
 
 // What the error bounds are for: the path, and an fp16 output where its rounding sets them.
 std::string boundName(Path path, const TensorFormat& output, bool precise = false) {
-    return std::string(precise ? "precise" : toString(path)) + (output.type == DataType::F16 ? " with an f16 output" : "");
+    return std::string(precise ? "precise" : toString(path)) +
+           (output.type != DataType::F32 ? std::string(" with a ") + toString(output.type) + " output" : std::string());
 }
 
 std::string format(const char* fmt, double v) {
@@ -283,9 +284,11 @@ int runRun(const RunFlags& f) {
             const std::vector<int64_t> fileShape = out.layout == Layout::NHWC
                                                        ? std::vector<int64_t>{outShape[0], outShape[2], outShape[3], outShape[1]}
                                                        : std::vector<int64_t>(outShape.begin(), outShape.end());
-            writeNpy(f.output, fileShape, held.data(), out.type);
-            std::cout << "output:      " << f.output << " shape " << shapeString(fileShape) << " " << toString(out.type)
-                      << "\n";
+            // NumPy has no bfloat16: a bf16 result is written as the float32 values it holds (exact).
+            const DataType fileType = out.type == DataType::BF16 ? DataType::F32 : out.type;
+            writeNpy(f.output, fileShape, held.data(), fileType);
+            std::cout << "output:      " << f.output << " shape " << shapeString(fileShape) << " " << toString(fileType)
+                      << (out.type == DataType::BF16 ? " (the bf16 values, exactly)" : "") << "\n";
         } else {
             std::cout << "output:      not written (the check failed); " << f.output << " is unchanged\n";
         }

@@ -87,7 +87,10 @@ void addProblemFlags(CLI::App& command, ProblemFlags& f, const std::string& batc
     add("--dilation", f.dilation, "dilation DH[,DW] (default 1, as in torch)", "D[,D]");
     add("--groups", f.groups, "groups; C and K must be multiples (default 1; C for depthwise)", "INT");
     f.options["--no-bias"] = command.add_flag("--no-bias", f.noBias, "no bias term (default: bias on, as in torch)");
-    add("--dtype", f.dtype, "element type of input, output and residual: f32 or f16 (default f32)", "f32|f16");
+    add("--dtype", f.dtype,
+        "element type of input, output and residual: f32, f16 or bf16 (default f32; bf16 runs through fp32 "
+        "arithmetic, and a bf16 result is written to .npy as its float32 values)",
+        "f32|f16|bf16");
     add("--layout", f.layout,
         "memory layout of input, output and residual: nchw, or nhwc (channels last; .npy files then (N, H, W, C)) "
         "(default nchw)",

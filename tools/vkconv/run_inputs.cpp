@@ -37,8 +37,8 @@ void fillUniform(std::vector<float>& out, uint64_t seed, uint64_t stream) {
 // The values a tensor of `type` holds for `values` (fp16's rounding), so that the reference
 // computes on what the kernel reads.
 void holdAs(std::vector<float>& values, DataType type) {
-    if (type == DataType::F16)
-        for (float& v : values) v = floatFromHalf(halfFromFloat(v));
+    if (type != DataType::F32)
+        for (float& v : values) v = heldAs(v, type);
 }
 
 }  // namespace
