@@ -145,9 +145,10 @@ TimingStats SweepBench::retime(const KernelConfig& config, const TimingOptions& 
     options.config = config;
     Conv2d conv(context_, inputs_.problem, inputs_.weight, inputs_.bias, options);
     const double e = checkOutput(conv);
-    if (!(e <= errorBound(config.path))) {
+    const double bound = errorBound(config.path, inputs_.problem.outputFormat);
+    if (!(e <= bound)) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "relative error %.3e > bound %.0e when re-timed", e, errorBound(config.path));
+        std::snprintf(buf, sizeof buf, "relative error %.3e > bound %.0e when re-timed", e, bound);
         throw Error(Error::Kind::Vulkan, config.str() + ": " + buf);
     }
     return timeWarm(conv, timing, nullptr);
