@@ -95,6 +95,7 @@ struct GroupedDirectSpec {
     uint32_t threadsW, threadsH, vecW, rows, channels, threads, groups, groupSteps;
     VkBool32 fromMemory;  // id 28: FROM_MEMORY
     uint32_t uniformWeightVectors;  // id 29: UNIFORM_WEIGHT_VECS (0: the weights from binding 1 only)
+    VkBool32 inF16, inNhwc;         // ids 76, 77: the input's format (the "_io" module only)
     uint32_t debugSkip;   // id 40: DEBUG_SKIP (conv/diagnostics.hpp)
 
     static std::vector<VkSpecializationMapEntry> entries() {
@@ -108,6 +109,8 @@ struct GroupedDirectSpec {
         for (uint32_t i = 0; i < 8; ++i) e.push_back({20 + i, offsets[i], sizeof(uint32_t)});
         e.push_back({28, offsetof(GroupedDirectSpec, fromMemory), sizeof(VkBool32)});
         e.push_back({29, offsetof(GroupedDirectSpec, uniformWeightVectors), sizeof(uint32_t)});
+        e.push_back({76, offsetof(GroupedDirectSpec, inF16), sizeof(VkBool32)});
+        e.push_back({77, offsetof(GroupedDirectSpec, inNhwc), sizeof(VkBool32)});
         return e;
     }
 };

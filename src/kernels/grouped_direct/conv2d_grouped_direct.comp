@@ -98,6 +98,30 @@ layout(set = 0, binding = 3, std430) writeonly buffer OutputVec4 { vec4 output_v
 // The input again, as vectors, for the 16-byte loads (the same binding as input_data).
 layout(set = 0, binding = 0, std430) readonly buffer InputVec4 { vec4 input_vec4[]; };
 
+// The input's element at NCHW index `index` (chunk.in_offset + (image*C + c)*IN_HW + pixel). The
+// "_io" module reads fp16 and NHWC inputs as they are (IN_F16, IN_NHWC; channels contiguous
+// suit depthwise), element by element: its 16-byte loads need fp32 NCHW.
+#ifdef VKCONV_TENSOR_IO
+layout(constant_id = 76) const bool IN_F16 = false;
+layout(constant_id = 77) const bool IN_NHWC = false;
+#define IF_INPUT_F32_NCHW(condition) (!IN_F16 && !IN_NHWC && (condition))
+layout(set = 0, binding = 0, std430) readonly buffer InputHalves { float16_t input_f16[]; };
+float inputAt(uint index) {
+    uint at = index;
+    if (IN_NHWC) {
+        const uint imageSize = C_TOTAL * IN_HW;
+        const uint rel = index - chunk.in_offset, image = rel / imageSize, inImage = rel - image * imageSize;
+        const uint c = inImage / IN_HW, pixel = inImage - c * IN_HW;
+        at = chunk.in_offset + image * imageSize + pixel * C_TOTAL + c;
+    }
+    return IN_F16 ? float(input_f16[at]) : input_data[at];
+}
+#define INPUT_AT(index) inputAt(index)
+#else
+#define IF_INPUT_F32_NCHW(condition) (condition)
+#define INPUT_AT(index) input_data[index]
+#endif
+
 // As vectors, so that the 16-byte loads land in shared memory as 16-byte stores (four scalar
 // stores 4 words apart would meet in the same banks), and threads read their windows as vectors.
 shared vec4 sIn[FROM_MEMORY ? 1u : BUFFERS * STEP_WORDS / 4u];
@@ -159,7 +183,7 @@ void main() {
     // start at row ty*ROWS*SH, column SHIFT + tx*VEC_W*SW of its group's shared tile.
     const uint inRow0 = ty * ROWS * SH;
     const uint inCol0 = SHIFT + tx * VEC_W * SW;
-    const bool vectorLoads = (chunk.in_offset & 3u) == 0u;  // the same for the whole dispatch
+    const bool vectorLoads = IF_INPUT_F32_NCHW((chunk.in_offset & 3u) == 0u);  // the same for the whole dispatch
     const uint imagePlanes = chunk.in_offset + image * C_TOTAL * IN_HW;
 
     if (!FROM_MEMORY) {
@@ -213,7 +237,7 @@ void main() {
                 [[unroll]] for (uint q = 0; q < THREAD_IN_W; ++q) {
                     const int iw = iwA + int(inCol0 + q);
                     const bool inside = uint(ih) < IN_H && uint(iw) < IN_W && (DEBUG_SKIP & 1u) == 0u;
-                    x[q] = inside ? input_data[rowStart + uint(iw)] : 0.0;
+                    x[q] = inside ? INPUT_AT(rowStart + uint(iw)) : 0.0;
                 }
             } else if (VEC_READS) {
                 // word % 4 == SHIFT: the window's q-th word is word SHIFT + q of these vectors.

@@ -20,6 +20,10 @@ public:
         return c.is<GroupedDirectKernel>();
     }
 
+    // fp32 and fp16, NCHW and NHWC, read as they are by its "_io" module (conv2d_grouped_direct.comp);
+    // bf16 is converted first.
+    bool readsInput(const KernelConfig&, const TensorFormat& f) const override { return f.type != DataType::BF16; }
+
     void addCandidates(Path path, const DeviceInfo& d, const ConvProblem& p,
                        std::vector<KernelConfig>& out) const override {
         if (path != Path::Fp32) return;

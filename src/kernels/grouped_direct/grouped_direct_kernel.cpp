@@ -23,6 +23,9 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
     spec.groupSteps = direct(c).groupSteps;
     spec.fromMemory = direct(c).fromMemory ? VK_TRUE : VK_FALSE;
     spec.debugSkip = 0;  // parts are left out by diagnostics only (conv/diagnostics.hpp)
+    // The input as it is (the "_io" module reads fp16 and NHWC inputs element by element).
+    spec.inF16 = p.inputFormat.type == DataType::F16 ? VK_TRUE : VK_FALSE;
+    spec.inNhwc = p.inputFormat.layout == Layout::NHWC ? VK_TRUE : VK_FALSE;
 
     // A workgroup's step (one input channel c of a channel block) reads the KB x R x S weights
     // it applies as 16-byte vectors: [group][channel block][c][kb][r][s], each (block, c) padded
@@ -45,7 +48,7 @@ PreparedKernel prepareGroupedDirectKernel(const ConvProblem& p, const KernelConf
         spec.uniformWeightVectors = uint32_t(bytes / 16);
         k.uniformWeightBytes = bytes;
     }
-    k.pipeline = pipelineKey(outputModule("conv2d_grouped_direct", p), spec);
+    k.pipeline = pipelineKey(p.inputFormat.isDefault() ? outputModule("conv2d_grouped_direct", p) : "conv2d_grouped_direct_io", spec);
     k.pipeline.requiredSubgroupSize = c.subgroupSize;
     k.packedWeights = floatBytes(packed);
     return k;

@@ -63,7 +63,7 @@ void fetchStep(uint t, uint imagePlanes, uint firstGroup, int ih0, int iwA, bool
                 const uint p = e / IN_HW;
                 const bool inside = e < STEP_LOADS && group0 + p < GROUPS;
                 const uint start = imagePlanes + ((group0 + p) * C_G + c) * IN_HW;
-                staged[i] = inside ? input_data[start + (e - p * IN_HW)] : 0.0;
+                staged[i] = inside ? INPUT_AT(start + (e - p * IN_HW)) : 0.0;
             } else {
                 const uint p = e / TILE_WORDS;
                 const uint inTile = e - p * TILE_WORDS;
@@ -72,7 +72,7 @@ void fetchStep(uint t, uint imagePlanes, uint firstGroup, int ih0, int iwA, bool
                 const int iw = iwA + int(inTile - row * ROW_WORDS);
                 const bool inside = e < STEP_LOADS && group0 + p < GROUPS && uint(ih) < IN_H && uint(iw) < IN_W;
                 const uint start = imagePlanes + ((group0 + p) * C_G + c) * IN_HW;
-                staged[i] = inside ? input_data[start + uint(ih) * IN_W + uint(iw)] : 0.0;
+                staged[i] = inside ? INPUT_AT(start + uint(ih) * IN_W + uint(iw)) : 0.0;
             }
         }
     }
