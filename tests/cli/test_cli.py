@@ -673,6 +673,26 @@ def test_tensor_format_flags(vkconv, tmp, failures, precision="fp32"):
                        "--iterations", "1", "--precision", precision])
     if res.returncode != 0 or "PASS" not in res.stdout:
         failures.add("formats, random f16 nhwc: exit %d\n%s%s" % (res.returncode, res.stdout, res.stderr))
+    # bfloat16 as raw bit patterns ('<u2'), only with --bf16-bits; values beyond fp16's range.
+    xb, yb = os.path.join(tmp, "fmt_xb.npy"), os.path.join(tmp, "fmt_yb.npy")
+    x32 = rng.uniform(-1, 1, (1, 6, 7, 9)).astype(np.float32) * 1e5
+    np.save(xb, (x32.view(np.uint32) >> 16).astype("<u2"))  # truncated: exact bf16 values
+    res = run(vkconv, ["run", "--iterations", "0", "--input", xb, "--weight", wp, "--padding", "1"])
+    if res.returncode == 0 or "--bf16-bits" not in res.stderr:
+        failures.add("a '<u2' file without --bf16-bits: expected an error naming the flag, got exit %d: %s" % (
+            res.returncode, res.stderr))
+    res = run(vkconv, ["run", "--iterations", "0", "--input", xb, "--weight", wp, "--padding", "1", "--bf16-bits",
+                       "--output", yb])
+    if res.returncode != 0 or "PASS" not in res.stdout:
+        failures.add("bf16 bits: exit %d\n%s%s" % (res.returncode, res.stdout, res.stderr))
+    else:
+        y = (np.load(yb).astype(np.uint32) << 16).view(np.float32)
+        xv = (np.load(xb).astype(np.uint32) << 16).view(np.float32)
+        ref = conv2d_reference(xv, w, np.zeros(10, np.float32), (1, 1), (1, 1), (1, 1), 1)
+        err = np.linalg.norm(y - ref) / np.linalg.norm(ref)
+        print("%-48s %-11s rel err %.2e" % ("bf16 bits in and out, 1e5 inputs", "fp32", err), flush=True)
+        if not err <= 8e-3:
+            failures.add("bf16 bits: relative error %.3e against NumPy" % err)
     for bad, expect in ((["--dtype", "bf8"], "--dtype = bf8"), (["--layout", "chwn"], "--layout = chwn")):
         res = run(vkconv, ["run", "--iterations", "0", "--batch", "1"] + bad)
         if res.returncode == 0 or expect not in res.stderr:

@@ -285,10 +285,13 @@ int runRun(const RunFlags& f) {
                                                        ? std::vector<int64_t>{outShape[0], outShape[2], outShape[3], outShape[1]}
                                                        : std::vector<int64_t>(outShape.begin(), outShape.end());
             // NumPy has no bfloat16: a bf16 result is written as the float32 values it holds (exact).
-            const DataType fileType = out.type == DataType::BF16 ? DataType::F32 : out.type;
+            const DataType fileType = out.type == DataType::BF16 && !f.problem.bf16Bits ? DataType::F32 : out.type;
             writeNpy(f.output, fileShape, held.data(), fileType);
             std::cout << "output:      " << f.output << " shape " << shapeString(fileShape) << " " << toString(fileType)
-                      << (out.type == DataType::BF16 ? " (the bf16 values, exactly)" : "") << "\n";
+                      << (out.type == DataType::BF16 ? fileType == DataType::BF16 ? " (bfloat16 bit patterns, '<u2')"
+                                                                                  : " (the bf16 values, exactly)"
+                                                     : "")
+                      << "\n";
         } else {
             std::cout << "output:      not written (the check failed); " << f.output << " is unchanged\n";
         }

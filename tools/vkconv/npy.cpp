@@ -222,13 +222,14 @@ NpyArray readNpy(const std::string& path) {
         return it->second;
     };
     const std::string& descr = field("descr", HeaderValue::Kind::String).text;
-    if (descr != "<f4" && descr != "<f2") {
+    if (descr != "<f4" && descr != "<f2" && descr != "<u2") {
         std::string shown;  // a damaged header's bytes are not printed as they are
         for (const unsigned char c : descr.substr(0, 80)) shown += std::isprint(c) ? char(c) : '?';
         throw invalidArgument(path + ": dtype", "'" + shown + "'",
-                              "expected float32 ('<f4') or float16 ('<f2'); convert with .astype('<f4')");
+                              "expected float32 ('<f4'), float16 ('<f2') or bfloat16 bit patterns ('<u2'); convert "
+                              "with .astype('<f4')");
     }
-    const DataType dtype = descr == "<f2" ? DataType::F16 : DataType::F32;
+    const DataType dtype = descr == "<f2" ? DataType::F16 : descr == "<u2" ? DataType::BF16 : DataType::F32;
     const uint64_t elementSize = elementBytes(dtype);
     if (field("fortran_order", HeaderValue::Kind::Bool).flag)
         throw invalidArgument(path + ": fortran_order", "True",
@@ -265,12 +266,14 @@ NpyArray readNpy(const std::string& path) {
     std::vector<uint16_t> half(elements);
     if (elements && !in.read(reinterpret_cast<char*>(half.data()), std::streamsize(wantBytes)))
         throw ioError(path, "read failed");
-    for (uint64_t i = 0; i < elements; ++i) array.data[i] = floatFromHalf(half[i]);  // exact
+    for (uint64_t i = 0; i < elements; ++i)  // exact either way
+        array.data[i] = dtype == DataType::BF16 ? floatFromBfloat16(half[i]) : floatFromHalf(half[i]);
     return array;
 }
 
 void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const float* data, DataType dtype) {
-    std::string dict = std::string("{'descr': '") + (dtype == DataType::F16 ? "<f2" : "<f4") +
+    std::string dict = std::string("{'descr': '") +
+                       (dtype == DataType::F16 ? "<f2" : dtype == DataType::BF16 ? "<u2" : "<f4") +
                        "', 'fortran_order': False, 'shape': " + shapeString(shape) + ", }";
     // NumPy pads magic + length + dict + '\n' to a multiple of 64 bytes, so the data is aligned.
     const size_t unpadded = kMagicSize + 2 + 2 + dict.size() + 1;
@@ -286,9 +289,10 @@ void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const 
                                       static_cast<unsigned char>(dict.size() >> 8)};
     // fp16 values are the fp32 ones rounded (exact where they came from an f16 tensor).
     std::vector<uint16_t> half;
-    if (dtype == DataType::F16)
-        for (uint64_t i = 0; i < elements; ++i) half.push_back(halfFromFloat(data[i]));
-    const void* bytes = dtype == DataType::F16 ? static_cast<const void*>(half.data()) : data;
+    if (dtype != DataType::F32)
+        for (uint64_t i = 0; i < elements; ++i)
+            half.push_back(dtype == DataType::BF16 ? bfloat16FromFloat(data[i]) : halfFromFloat(data[i]));
+    const void* bytes = dtype != DataType::F32 ? static_cast<const void*>(half.data()) : data;
     // A temporary file renamed over `path`: a failed write (a full disk) leaves the previous
     // file as it was, never a truncated one.
     try {

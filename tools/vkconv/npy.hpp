@@ -14,7 +14,7 @@ namespace vkconv::cli {
 struct NpyArray {
     std::vector<int64_t> shape;
     std::vector<float> data;  // C order, product(shape) elements (float16 files: exact conversions)
-    DataType dtype = DataType::F32;  // the file's
+    DataType dtype = DataType::F32;  // the file's: '<u2' files are bfloat16 bit patterns (BF16)
 };
 
 // Throws vkconv::Error: Io when the file cannot be read, is not a .npy file, has a malformed
@@ -22,8 +22,8 @@ struct NpyArray {
 // float16, or Fortran order.
 NpyArray readNpy(const std::string& path);
 
-// Writes a version 1.0 file ('<f4', or '<f2' for F16: the values rounded to nearest even; C
-// order). Throws vkconv::Error (Io) when it cannot.
+// Writes a version 1.0 file ('<f4'; '<f2' for F16 and '<u2' bfloat16 bit patterns for BF16, the
+// values rounded to nearest even; C order). Throws vkconv::Error (Io) when it cannot.
 void writeNpy(const std::string& path, const std::vector<int64_t>& shape, const float* data,
               DataType dtype = DataType::F32);
 

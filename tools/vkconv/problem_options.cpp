@@ -95,6 +95,10 @@ void addProblemFlags(CLI::App& command, ProblemFlags& f, const std::string& batc
         "memory layout of input, output and residual: nchw, or nhwc (channels last; .npy files then (N, H, W, C)) "
         "(default nchw)",
         "nchw|nhwc");
+    f.options["--bf16-bits"] = command.add_flag(
+        "--bf16-bits", f.bf16Bits,
+        "NumPy mode with --dtype bf16: read '<u2' files as bfloat16 bit patterns and write the result so "
+        "(NumPy has no bfloat16; without it a bf16 result is written as its float32 values)");
     add("--activation", f.activation,
         "fused activation: identity, relu, relu6, clamp, leaky_relu, sigmoid, silu, gelu, gelu_tanh, hardswish "
         "(default identity)",

@@ -37,6 +37,7 @@ struct ProblemFlags {
     // The tensors' element type and layout (include/vkconv/tensor_format.hpp): --dtype f32|f16
     // and --layout nchw|nhwc for input, output and residual alike.
     std::string dtype, layout;
+    bool bf16Bits = false;  // --bf16-bits: NumPy mode's bf16 files hold raw 16-bit patterns ('<u2')
 
     // Whether the user gave the flag (e.g. "--batch"); filled by addProblemFlags.
     bool given(const std::string& flag) const;

@@ -91,8 +91,12 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
     p.dilationH = p.dilationW = 1;
     p.groups = 1;
     applyGeometryFlags(flags, p);
-    // The tensors' type: --dtype, else the input file's.
-    if (x.dtype == DataType::F16) p.inputFormat.type = p.outputFormat.type = DataType::F16;
+    // The tensors' type: --dtype, else the input file's. bfloat16 bit patterns only on request.
+    for (const NpyArray* a : {&x, &w})
+        if (a->dtype == DataType::BF16 && !flags.bf16Bits)
+            throw invalidArgument(std::string(a == &x ? "--input " + paths.input : "--weight " + paths.weight) + ": dtype",
+                                  "'<u2'", "16-bit integers; read them as bfloat16 bit patterns with --bf16-bits");
+    if (x.dtype != DataType::F32) p.inputFormat.type = p.outputFormat.type = x.dtype;
     applyTensorFlags(flags, p);
     p.bias = !paths.bias.empty();
     checkShapeFlagsAgree(flags, p, "the .npy files (--input " + paths.input + " shape " + shapeString(x.shape) +
@@ -120,6 +124,9 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
         if (flags.residual.empty())
             throw invalidArgument("--residual", "given without a file", "NumPy mode reads the residual from Z.npy (N, K, OH, OW)");
         NpyArray z = readNpy(flags.residual);
+        if (z.dtype == DataType::BF16 && !flags.bf16Bits)
+            throw invalidArgument("--residual " + flags.residual + ": dtype", "'<u2'",
+                                  "16-bit integers; read them as bfloat16 bit patterns with --bf16-bits");
         const auto out = p.outputShape();
         const std::vector<int64_t> want = nhwc ? std::vector<int64_t>{out[0], out[2], out[3], out[1]}
                                                : std::vector<int64_t>(out.begin(), out.end());
