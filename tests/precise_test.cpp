@@ -66,11 +66,7 @@ TEST(Precise, HoldsFp32sBoundOnTheMatrixUnits) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device).context;
-    if (!ctx.device().coopMatKhr) {
-        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
-        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name
-                     << "': precise falls back to fp32 there (Precise.FallsBackWhereItCannotRun)";
-    }
+    VKCONV_NEED_COOPMAT(ctx.device(), "precise falls back to fp32 there (Precise.FallsBackWhereItCannotRun)");
     std::vector<PreciseCase> cases;
     auto add = [&](const char* name, int64_t n, int64_t c, int64_t hw, int64_t k, int64_t r, int64_t stride) {
         ConvProblem p;
@@ -103,10 +99,7 @@ TEST(Precise, InputsBeyondFp16sRangeGiveNaN) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device).context;
-    if (!ctx.device().coopMatKhr) {
-        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
-        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "': precise falls back to fp32 there";
-    }
+    VKCONV_NEED_COOPMAT(ctx.device(), "precise falls back to fp32 there");
     ConvProblem p;
     p.batch = 1, p.inChannels = 16, p.height = p.width = 8, p.outChannels = 16, p.kernelH = p.kernelW = 1;
     std::vector<float> x = randomValues(9960, size_t(p.inputElements()));

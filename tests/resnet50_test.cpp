@@ -72,10 +72,7 @@ TEST(ResNet50, TrunkFp16NhwcMatchesTheReferenceChain) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device).context;
-    if (!ctx.device().coopMatKhr) {
-        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
-        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "': the fast path is fp32 there";
-    }
+    VKCONV_NEED_COOPMAT(ctx.device(), "the fast path is fp32 there");
     // Each layer's fp16 operands and fp16 output (about 3e-4 each) compound over the 53: on Mesa
     // 26 the trunk's error is 1.3e-3.
     checkTrunk(ctx, {DataType::F16, Layout::NHWC}, Precision::Fast, 5e-3);

@@ -127,10 +127,7 @@ TEST(TensorFormatInPlace, ChannelsLastReadsFp16NhwcAsItIs) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device).context;
-    if (!ctx.device().coopMatKhr) {
-        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
-        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "': no channels-last kernel";
-    }
+    VKCONV_NEED_COOPMAT(ctx.device(), "no channels-last kernel");
     const InPlaceCase cases[] = {{"c32_3x3", 32, 24, 3, 1, 1, true},   {"c24_3x3", 24, 16, 3, 1, 1, true},
                                  {"c12_3x3", 12, 16, 3, 1, 1, false},  {"c16_3x3_s2", 16, 16, 3, 2, 1, true},
                                  {"c16_1x1_s2", 16, 32, 1, 2, 0, false}};
@@ -157,10 +154,7 @@ TEST(TensorFormatInPlace, ChunkedInputsReadFromTheirOffsets) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const Context& ctx = *sharedContext(device, false, narrowProfile()).context;
-    if (!ctx.device().coopMatKhr) {
-        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "'";
-        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << ctx.device().name << "': no channels-last kernel";
-    }
+    VKCONV_NEED_COOPMAT(ctx.device(), "no channels-last kernel");
     ConvProblem p;
     p.batch = 7, p.inChannels = 40, p.height = p.width = 40, p.outChannels = 16;
     p.kernelH = p.kernelW = 3, p.strideH = p.strideW = 2, p.padH = p.padW = 1;
@@ -244,10 +238,7 @@ TEST(TensorFormatSelection, FastPrefersALoaderThatReadsTheInput) {
     const int device = testDeviceIndices().front();
     ASSERT_GE(device, 0) << listDevicesError();
     const DeviceInfo& d = sharedContext(device).context->device();
-    if (!d.coopMatKhr) {
-        if (requireCoopMat()) FAIL() << "no VK_KHR_cooperative_matrix on '" << d.name << "'";
-        GTEST_SKIP() << "no VK_KHR_cooperative_matrix on '" << d.name << "': the fast path is fp32 there";
-    }
+    VKCONV_NEED_COOPMAT(d, "the fast path is fp32 there");
     ConvProblem p;
     p.batch = 4, p.inChannels = 64, p.height = p.width = 14, p.outChannels = 64;
     for (const TensorFormat& input : kFormats) {

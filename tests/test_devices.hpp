@@ -45,6 +45,17 @@ bool inCi();
 // device without them is a failure rather than a skip (scripts/test.sh sets it on Mesa 26).
 bool requireCoopMat();
 
+// In a test body: a device without cooperative matrices fails the test where
+// VKCONV_REQUIRE_COOPMAT=1 says it must have them, else skips it, saying `what` needs them.
+#define VKCONV_NEED_COOPMAT(device, what)                                                           \
+    do {                                                                                            \
+        if (!(device).coopMatKhr) {                                                                 \
+            const std::string why_ = "no VK_KHR_cooperative_matrix on '" + (device).name + "': " + (what); \
+            if (::vkconv::test::requireCoopMat()) FAIL() << why_;                                   \
+            GTEST_SKIP() << why_;                                                                   \
+        }                                                                                           \
+    } while (0)
+
 // Whether VK_LAYER_KHRONOS_validation is visible to the loader.
 bool validationLayerInstalled();
 
