@@ -1,10 +1,13 @@
 #include "resnet50.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
+#include <thread>
 
 #include "vkconv/batch_norm.hpp"
 #include "vkconv/error.hpp"
@@ -97,10 +100,31 @@ ResNetRunner::ResNetRunner(const Context& context, const ResNetTrunk& trunk, con
     : net_(trunk), stem_(context), trunk_(context) {
     const TensorFormat format = trunk.convs.front().problem.inputFormat;
     for (const auto& s : trunk.activations) acts_.emplace_back(context, std::vector<int64_t>(s.begin(), s.end()), format);
+    // Planned from several threads at once: a Context may be, and its pipeline cache compiles
+    // different pipelines in parallel (the 53 convolutions have about 20 different problems).
     const auto planStart = std::chrono::steady_clock::now();
-    convs_.reserve(trunk.convs.size());
-    for (size_t i = 0; i < trunk.convs.size(); ++i)
-        convs_.emplace_back(context, trunk.convs[i].problem, weights[i].weight, weights[i].bias, options);
+    const size_t n = trunk.convs.size();
+    std::vector<std::optional<Conv2d>> planned(n);
+    std::vector<std::string> errors(n);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i; (i = next++) < n;) {
+            try {
+                planned[i].emplace(context, trunk.convs[i].problem, weights[i].weight, weights[i].bias, options);
+            } catch (const std::exception& e) {
+                errors[i] = trunk.convs[i].name + ": " + e.what();
+            }
+        }
+    };
+    const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16);
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    for (const std::string& e : errors)
+        if (!e.empty()) throw Error(Error::Kind::Unsupported, "planning ResNet-50's trunk: " + e);
+    convs_.reserve(n);
+    for (auto& c : planned) convs_.push_back(std::move(*c));
     planMs_ = msSince(planStart);
     stem_.record(convs_[0], acts_[0], acts_[1]);
     const auto recordStart = std::chrono::steady_clock::now();

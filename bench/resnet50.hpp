@@ -58,7 +58,7 @@ public:
     Sequence& stem() { return stem_; }
     Sequence& trunk() { return trunk_; }
     const std::vector<Conv2d>& convs() const { return convs_; }
-    double planMs() const { return planMs_; }    // building the 53 Conv2ds
+    double planMs() const { return planMs_; }    // building the 53 Conv2ds (from up to 16 threads)
     double recordMs() const { return recordMs_; }  // recording the trunk's Sequence (CPU)
 
 private:
