@@ -6,6 +6,7 @@
 #include <limits>
 #include <new>
 #include <sstream>
+#include <utility>
 
 #include "vkconv/conv2d.hpp"
 #include "vkconv/error.hpp"
@@ -24,8 +25,6 @@ const char* toString(Status status) {
     return "?";
 }
 
-namespace {
-
 // Uniform in [-1, 1), the distribution the library's error bounds are stated for. A fixed seed
 // per shape makes runs repeatable; splitmix64 is fast enough for the 100M-element inputs.
 std::vector<float> randomData(size_t count, uint64_t seed) {
@@ -40,6 +39,8 @@ std::vector<float> randomData(size_t count, uint64_t seed) {
     }
     return out;
 }
+
+namespace {
 
 uint64_t nameSeed(const std::string& name, uint64_t salt) {
     uint64_t h = 1469598103934665603ull ^ salt;  // FNV-1a
@@ -57,11 +58,6 @@ std::string megabytes(double bytes) {
 
 // Runs once and compares images against the double-precision CPU reference. Returns the worst
 // relative error over the checked images.
-void holdAs(std::vector<float>& values, DataType type) {
-    if (type != DataType::F32)
-        for (float& v : values) v = heldAs(v, type);
-}
-
 double checkAgainstReference(Conv2d& conv, const Tensor& input, Tensor& output, const Tensor* residual,
                              const std::vector<float>& hostInput, const std::vector<float>& weight,
                              const std::vector<float>& bias, const std::vector<float>& hostResidual,
@@ -118,8 +114,8 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
 
         // The host copies as the tensors hold them (fp16's rounding), so that the reference
         // computes on what the kernel reads.
-        holdAs(input, p.inputFormat.type);
-        holdAs(hostResidual, p.outputFormat.type);
+        input = heldAs(std::move(input), p.inputFormat.type);
+        hostResidual = heldAs(std::move(hostResidual), p.outputFormat.type);
         Tensor in(context, dims(p.inputShape()), p.inputFormat);
         Tensor out(context, dims(p.outputShape()), p.outputFormat);
         in.uploadNchw(input);

@@ -30,6 +30,9 @@ struct BenchSettings {
 enum class Status { Ok, Wrong, Unsupported, Failed };
 const char* toString(Status status);
 
+// `count` values uniform in [-1, 1) from `seed` (splitmix64): the benchmark's inputs.
+std::vector<float> randomData(size_t count, uint64_t seed);
+
 struct ShapeResult {
     BenchShape shape;  // with the batch actually run
     Status status = Status::Failed;

@@ -2,15 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <random>
 
+#include "bench_shape.hpp"
 #include "resnet50.hpp"
+#include "stats.hpp"
 #include "runtime/utc_time.hpp"
 #include "vkconv/error.hpp"
 #include "vkconv/reference.hpp"
@@ -21,47 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? std::nan("") : v[v.size() / 2];
-}
-
-std::vector<float> uniform(uint64_t seed, size_t n) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (float& x : v) x = u(rng);
-    return v;
-}
-
-// The first image's trunk output by the chain of double references (each layer on the previous
-// one's output as the tensors hold it).
-double checkFirstImage(const ResNetTrunk& net, const std::vector<FoldedWeights>& w, const std::vector<float>& image,
-                       const std::vector<float>& got) {
-    std::vector<std::vector<float>> acts(net.activations.size());
-    acts[0].assign(image.begin(), image.begin() + 3 * net.activations[0][2] * net.activations[0][3]);
-    const DataType type = net.convs.front().problem.outputFormat.type;
-    std::vector<double> last;
-    for (size_t i = 0; i < net.convs.size(); ++i) {
-        const TrunkConv& c = net.convs[i];
-        ConvProblem p = c.problem;
-        p.batch = 1;
-        p.inputFormat = p.outputFormat = {};
-        last = referenceConv2d(p, acts[size_t(c.input)].data(), w[i].weight.data(), w[i].bias.data(), 0, -1,
-                               c.residual >= 0 ? acts[size_t(c.residual)].data() : nullptr);
-        std::vector<float> held(last.size());
-        for (size_t k = 0; k < last.size(); ++k)
-            held[k] = type == DataType::F16 ? floatFromHalf(halfFromFloat(float(last[k]))) : float(last[k]);
-        acts[size_t(c.output)] = std::move(held);
-        if (i == 0) {
-            auto s = net.activations[1];
-            s[0] = 1;
-            acts[2] = maxPool3x3s2(acts[1], s);
-        }
-    }
-    return relativeError(got.data(), last);
-}
 
 }  // namespace
 
@@ -80,14 +40,13 @@ int benchNetwork(const Context& context, const NetworkSettings& s) {
               << " ms of CPU for the trunk's Sequence (" << runner.trunk().size() << " convolutions, "
               << runner.trunk().barriers() << " barriers)\n" << std::defaultfloat;
 
-    const std::vector<float> image = uniform(2027, size_t(s.batch * 3 * s.image * s.image));
+    const std::vector<float> image = randomData(size_t(s.batch * 3 * s.image * s.image), 2027);
     const std::vector<float> out = runner.run(image);
     double error = std::nan("");
     // The trunk's bound: each layer's fp16 rounding compounds over 53 (tests/resnet50_test.cpp).
     const double bound = s.format.type == DataType::F16 || s.precision == Precision::Fast ? 5e-3 : 1e-5;
     if (s.check) {
-        const size_t perImage = out.size() / size_t(s.batch);
-        error = checkFirstImage(net, weights, image, std::vector<float>(out.begin(), out.begin() + perImage));
+        error = relativeError(out.data(), resnet50Reference(net, weights, image, 1));
         std::cout << "check:   image 0 against the chain of double references: relative error " << std::scientific
                   << std::setprecision(2) << error << " (bound " << bound << ")\n" << std::defaultfloat;
         if (!(error <= bound)) {
@@ -115,13 +74,14 @@ int benchNetwork(const Context& context, const NetworkSettings& s) {
         runner.stem().eval();
         stemGpu.push_back(runner.stem().gpuMs());
     }
-    const double trunkMs = median(gpu), stemMs = median(stemGpu);
+    const TimingSummary trunk = summarize(gpu), stem = summarize(stemGpu), submit = summarize(submitUs);
+    const double trunkMs = trunk.medianMs, stemMs = stem.medianMs;
     std::cout << std::fixed << std::setprecision(3) << "trunk:   median " << trunkMs << " ms GPU ("
               << runner.trunk().size() << " convolutions in one submission; min "
-              << *std::min_element(gpu.begin(), gpu.end()) << ", " << gpu.size() << " runs after " << warmRuns
+              << trunk.minMs << ", " << gpu.size() << " runs after " << warmRuns
               << " warm-up)\nstem:    median " << stemMs << " ms GPU (conv1, its own submission)\ntotal:   "
               << trunkMs + stemMs << " ms GPU for all 53 convolutions\nsubmit:  median " << std::setprecision(1)
-              << median(submitUs) << " us of CPU to submit the recorded trunk again\n" << std::defaultfloat;
+              << submit.medianMs << " us of CPU to submit the recorded trunk again\n" << std::defaultfloat;
     if (!s.json.empty()) {
         nlohmann::ordered_json j{{"network", s.network},
                                  {"command_line", s.commandLine},
@@ -136,8 +96,8 @@ int benchNetwork(const Context& context, const NetworkSettings& s) {
                                  {"max_pool", "host, outside the timed submissions"},
                                  {"plan_ms", runner.planMs()},
                                  {"record_ms", runner.recordMs()},
-                                 {"submit_us_median", median(submitUs)},
-                                 {"trunk_gpu_ms", {{"median", trunkMs}, {"min", *std::min_element(gpu.begin(), gpu.end())}, {"runs", gpu}}},
+                                 {"submit_us_median", submit.medianMs},
+                                 {"trunk_gpu_ms", {{"median", trunkMs}, {"min", trunk.minMs}, {"runs", gpu}}},
                                  {"stem_gpu_ms", {{"median", stemMs}, {"runs", stemGpu}}},
                                  {"total_gpu_ms", trunkMs + stemMs},
                                  {"check_error", s.check ? nlohmann::json(error) : nlohmann::json(nullptr)}};

@@ -11,6 +11,7 @@
 
 #include "vkconv/batch_norm.hpp"
 #include "vkconv/error.hpp"
+#include "vkconv/reference.hpp"
 
 namespace vkconv::bench {
 
@@ -87,6 +88,30 @@ std::vector<float> maxPool3x3s2(const std::vector<float>& in, const std::array<i
                 out[size_t((n * oh + y) * ow + x)] = m;
             }
     return out;
+}
+
+std::vector<double> resnet50Reference(const ResNetTrunk& net, const std::vector<FoldedWeights>& w,
+                                      const std::vector<float>& image, int64_t images) {
+    const DataType type = net.convs.front().problem.outputFormat.type;
+    std::vector<std::vector<float>> acts(net.activations.size());
+    const auto& in = net.activations[0];
+    acts[0].assign(image.begin(), image.begin() + images * in[1] * in[2] * in[3]);
+    std::vector<double> last;
+    for (size_t i = 0; i < net.convs.size(); ++i) {
+        const TrunkConv& c = net.convs[i];
+        ConvProblem p = c.problem;
+        p.batch = images;
+        p.inputFormat = p.outputFormat = {};
+        last = referenceConv2d(p, acts[size_t(c.input)].data(), w[i].weight.data(), w[i].bias.data(), 0, -1,
+                               c.residual >= 0 ? acts[size_t(c.residual)].data() : nullptr);
+        acts[size_t(c.output)] = heldAs(std::vector<float>(last.begin(), last.end()), type);
+        if (i == 0) {
+            auto pooled = net.activations[1];
+            pooled[0] = images;
+            acts[2] = maxPool3x3s2(acts[1], pooled);
+        }
+    }
+    return last;
 }
 
 namespace {

@@ -46,6 +46,12 @@ std::vector<FoldedWeights> resnet50Weights(const ResNetTrunk& trunk, uint64_t se
 // 3x3, stride 2, padding 1 max-pool of an NCHW tensor (padding never wins).
 std::vector<float> maxPool3x3s2(const std::vector<float>& nchw, const std::array<int64_t, 4>& shape);
 
+// The trunk's output for the first `images` images of `image` (NCHW floats) by the CPU
+// reference, layer by layer in double, each layer's output rounded to what the trunk's tensors
+// hold (fp32, or fp16 where they are fp16) before the next layer reads it.
+std::vector<double> resnet50Reference(const ResNetTrunk& trunk, const std::vector<FoldedWeights>& weights,
+                                      const std::vector<float>& image, int64_t images);
+
 // The trunk's Conv2ds and tensors on one Context, and its two Sequences: the stem conv, and the
 // other 52 convolutions in one submission.
 class ResNetRunner {

@@ -205,12 +205,6 @@ std::string caseName(const ConvCase& c) {
 
 namespace {
 
-// The values a tensor of `type` holds for `values`: fp16's or bf16's rounding where it has one.
-std::vector<float> asHeld(std::vector<float> values, DataType type) {
-    for (float& v : values) v = heldAs(v, type);
-    return values;
-}
-
 // A tensor of the logical shape and format holding `nchw` (NCHW order).
 Tensor tensorOf(const Context& context, const std::array<int64_t, 4>& shape, const TensorFormat& format,
                 const std::vector<float>& nchw) {
@@ -227,13 +221,13 @@ CheckResult checkConvWith(const Context& context, const NamedProblem& named, con
     // Distinct streams for input, weights and bias, all derived from the case's seed; the input
     // and the residual as their tensors hold them (the reference gets the same values).
     const std::vector<float> input =
-        asHeld(randomValues(named.seed * 3 + 0, size_t(p.inputElements())), p.inputFormat.type);
+        heldAs(randomValues(named.seed * 3 + 0, size_t(p.inputElements())), p.inputFormat.type);
     const std::vector<float> weight = randomValues(named.seed * 3 + 1, size_t(p.weightElements()));
     const std::vector<float> bias =
         p.bias ? randomValues(named.seed * 3 + 2, size_t(p.outChannels)) : std::vector<float>{};
 
     const std::vector<float> residual = p.epilogue.residual
-                                            ? asHeld(randomValues(named.seed * 3 + 0x5eed, size_t(p.outputElements())),
+                                            ? heldAs(randomValues(named.seed * 3 + 0x5eed, size_t(p.outputElements())),
                                                      p.outputFormat.type)
                                             : std::vector<float>{};
 

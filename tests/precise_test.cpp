@@ -37,9 +37,7 @@ struct PreciseCase {
 double runPrecise(const Context& ctx, const ConvProblem& p, uint64_t seed, std::string& describe) {
     const uint64_t plane = uint64_t(p.height * p.width);
     // NCHW values: each (image, channel) plane one magnitude; the weights per output channel.
-    std::vector<float> x = mixedMagnitudes(seed, size_t(p.inputElements()), plane);
-    if (p.inputFormat.type == DataType::F16)
-        for (float& v : x) v = floatFromHalf(halfFromFloat(v));
+    const std::vector<float> x = heldAs(mixedMagnitudes(seed, size_t(p.inputElements()), plane), p.inputFormat.type);
     const std::vector<float> w = mixedMagnitudes(seed + 1, size_t(p.weightElements()), size_t(p.weightElements() / p.outChannels));
     const std::vector<float> b = randomValues(seed + 2, size_t(p.outChannels));
     const std::vector<float> z = p.epilogue.residual ? randomValues(seed + 3, size_t(p.outputElements())) : std::vector<float>{};

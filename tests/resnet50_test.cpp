@@ -1,7 +1,8 @@
 // ResNet-50's trunk end to end (bench/resnet50.hpp): the stem and all 16 bottleneck blocks, 53
 // convolutions with batch norm folded and ReLU and the residual adds fused, the 52 after the
-// max-pool in one Sequence; against a chain of double-precision references (each layer's
-// reference on the previous reference's output, the max-pool on the host), at 32 x 32 pixels.
+// max-pool in one Sequence; against the chain of double-precision references
+// (bench::resnet50Reference: each layer's reference on the previous one's output, the max-pool
+// on the host), at 32 x 32 pixels.
 // fp32 NCHW on the fp32 path; fp16 NHWC on the fast path where the device has cooperative
 // matrices. The bound is the whole trunk's: each layer's own error compounds over 53 layers.
 #include <gtest/gtest.h>
@@ -16,31 +17,6 @@
 namespace vkconv::test {
 namespace {
 
-// The trunk's output by the reference, layer by layer in double (rounded to fp32 between
-// layers, and to fp16 where the tensors are fp16: what the GPU's tensors hold).
-std::vector<double> referenceTrunk(const bench::ResNetTrunk& net, const std::vector<bench::FoldedWeights>& w,
-                                   const std::vector<float>& image, DataType type) {
-    std::vector<std::vector<float>> acts(net.activations.size());
-    acts[0] = image;
-    std::vector<double> last;
-    auto held = [&](const std::vector<double>& v) {
-        std::vector<float> f(v.size());
-        for (size_t i = 0; i < v.size(); ++i)
-            f[i] = type == DataType::F16 ? floatFromHalf(halfFromFloat(float(v[i]))) : float(v[i]);
-        return f;
-    };
-    for (size_t i = 0; i < net.convs.size(); ++i) {
-        const bench::TrunkConv& c = net.convs[i];
-        ConvProblem p = c.problem;
-        p.inputFormat = p.outputFormat = {};
-        last = referenceConv2d(p, acts[size_t(c.input)].data(), w[i].weight.data(), w[i].bias.data(), 0, -1,
-                               c.residual >= 0 ? acts[size_t(c.residual)].data() : nullptr);
-        acts[size_t(c.output)] = held(last);
-        if (i == 0) acts[2] = bench::maxPool3x3s2(acts[1], net.activations[1]);
-    }
-    return last;
-}
-
 void checkTrunk(const Context& ctx, TensorFormat format, Precision precision, double bound) {
     const bench::ResNetTrunk net = bench::resnet50Trunk(1, 32, format);
     ASSERT_EQ(net.convs.size(), 53u);
@@ -51,7 +27,7 @@ void checkTrunk(const Context& ctx, TensorFormat format, Precision precision, do
     EXPECT_EQ(runner.trunk().size(), 52u);
     const std::vector<float> image = randomValues(2027, 3 * 32 * 32);
     const std::vector<float> got = runner.run(image);
-    const std::vector<double> ref = referenceTrunk(net, weights, image, format.type);
+    const std::vector<double> ref = bench::resnet50Reference(net, weights, image, 1);
     const double error = relativeError(got.data(), ref);
     std::cout << "[ resnet50 ] " << format.str() << " " << toString(precision) << ": trunk relative error " << error
               << " over " << got.size() << " outputs; " << runner.trunk().barriers() << " barriers in the trunk's "

@@ -56,7 +56,9 @@ float floatFromHalf(uint16_t bits);
 // fp32 -> bfloat16 bits, round to nearest even (NaN kept NaN), and back (exact).
 uint16_t bfloat16FromFloat(float value);
 float floatFromBfloat16(uint16_t bits);
-// A value as a tensor of `type` holds it (rounded to fp16 or bf16; fp32 as it is).
+// A value as a tensor of `type` holds it (rounded to fp16 or bf16; fp32 as it is), and so for
+// every value of a vector: what a reference computes on to see what the kernel saw.
 float heldAs(float value, DataType type);
+std::vector<float> heldAs(std::vector<float> values, DataType type);
 
 }  // namespace vkconv

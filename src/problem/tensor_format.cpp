@@ -97,6 +97,12 @@ float heldAs(float v, DataType type) {
     return v;
 }
 
+std::vector<float> heldAs(std::vector<float> values, DataType type) {
+    if (type != DataType::F32)
+        for (float& v : values) v = heldAs(v, type);
+    return values;
+}
+
 float floatFromHalf(uint16_t h) {
     const uint32_t sign = uint32_t(h & 0x8000u) << 16;
     const uint32_t exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;

@@ -4,6 +4,7 @@
 #include <array>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "npy.hpp"
 #include "vkconv/error.hpp"
@@ -34,13 +35,6 @@ void fillUniform(std::vector<float>& out, uint64_t seed, uint64_t stream) {
     for (auto& t : pool) t.join();
 }
 
-// The values a tensor of `type` holds for `values` (fp16's rounding), so that the reference
-// computes on what the kernel reads.
-void holdAs(std::vector<float>& values, DataType type) {
-    if (type != DataType::F32)
-        for (float& v : values) v = heldAs(v, type);
-}
-
 }  // namespace
 
 RunInputs randomInputs(const ConvProblem& problem, uint64_t seed) {
@@ -56,8 +50,8 @@ RunInputs randomInputs(const ConvProblem& problem, uint64_t seed) {
         r.residual.resize(size_t(problem.outputElements()));
         fillUniform(r.residual, seed, 3);
     }
-    holdAs(r.input, problem.inputFormat.type);
-    holdAs(r.residual, problem.outputFormat.type);
+    r.input = heldAs(std::move(r.input), problem.inputFormat.type);
+    r.residual = heldAs(std::move(r.residual), problem.outputFormat.type);
     r.source = "random uniform [-1, 1], seed " + std::to_string(seed);
     return r;
 }
@@ -135,11 +129,11 @@ RunInputs numpyInputs(const NumpyPaths& paths, const ProblemFlags& flags) {
                                   std::string("expected the output's ") + (nhwc ? "(N, OH, OW, K)" : "(N, K, OH, OW)") +
                                       " = " + shapeString(want));
         r.residual = relayout(z.data.data(), z.data.size(), out, p.outputFormat.layout, Layout::NCHW);
-        holdAs(r.residual, p.outputFormat.type);
+        r.residual = heldAs(std::move(r.residual), p.outputFormat.type);
         r.source += ", --residual " + flags.residual;
     }
     r.input = relayout(x.data.data(), x.data.size(), xShape, p.inputFormat.layout, Layout::NCHW);
-    holdAs(r.input, p.inputFormat.type);
+    r.input = heldAs(std::move(r.input), p.inputFormat.type);
     if (x.dtype != p.inputFormat.type)
         r.source += " (" + std::string(toString(x.dtype)) + " values as the " + toString(p.inputFormat.type) +
                     " tensor holds them)";
