@@ -298,11 +298,7 @@ std::function<void(VkCommandBuffer)> Conv2dImpl::recorder(const Tensor& input, T
         return [plan, &input, &output, residual](VkCommandBuffer cmd) { recordPrecise(*plan, cmd, input, output, residual); };
     }
     const BoundSets& sets = prepare(input, output, residual);
-    return [this, &sets](VkCommandBuffer cmd) {
-        // An earlier recording of this Conv2d may still read its workspaces.
-        if (hasWorkspaces()) barrierBeforeCompute(cmd);
-        record(cmd, sets);
-    };
+    return [this, &sets](VkCommandBuffer cmd) { record(cmd, sets); };
 }
 
 }  // namespace detail
@@ -344,7 +340,12 @@ void Conv2d::record(VkCommandBuffer cmd, const Tensor& input, Tensor& output, co
 void Conv2d::recordWith(VkCommandBuffer cmd, const Tensor& input, Tensor& output, const Tensor* residual) {
     using namespace detail;
     if (cmd == VK_NULL_HANDLE) throw invalidArgument("cmd", "VK_NULL_HANDLE", "a command buffer in the recording state is needed");
-    impl_->recorder(input, output, residual)(cmd);
+    const auto record = impl_->recorder(input, output, residual);
+    // An earlier recording of this Conv2d (or of another sharing its workspace) in the caller's
+    // command buffer may still read the workspace: run and time put a barrier before every run
+    // themselves, the caller's recording has only this one.
+    if (impl_->hasWorkspaces()) barrierBeforeCompute(cmd);
+    record(cmd);
 }
 
 std::vector<int64_t> Conv2d::chunkFirstImages() const {

@@ -97,8 +97,9 @@ struct Conv2dImpl {
     std::unique_ptr<PrecisePlan> precise;
 
     bool hasWorkspaces() const { return convertPipeline || packPipeline || reducePipeline; }
-    // What run, record and time record for these tensors (the caller's barrier comes before):
-    // the passes of this Conv2d, or of its precise parts.
+    // What run, record and time record for these tensors (a barrier comes before, the caller's:
+    // run and time record one before every run, record() one where a workspace is reused): the
+    // passes of this Conv2d, or of its precise parts.
     std::function<void(VkCommandBuffer)> recorder(const Tensor& input, Tensor& output, const Tensor* residual);
     BatchPlan makeBatchPlan(int64_t batch) const;
 
