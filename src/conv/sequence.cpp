@@ -14,13 +14,6 @@
 namespace vkconv {
 namespace detail {
 
-// A byte range of one buffer that a recorded convolution reads or writes.
-struct Access {
-    VkBuffer buffer;
-    uint64_t begin, end;
-    bool overlaps(const Access& o) const { return buffer == o.buffer && begin < o.end && o.begin < end; }
-};
-
 struct SequenceImpl {
     std::shared_ptr<ContextImpl> context;
     UniqueCommandPool pool;
@@ -28,15 +21,15 @@ struct SequenceImpl {
     UniqueFence fence;
     bool ended = false, inFlight = false;
     size_t convolutions = 0, barriers = 0;
-    // Since the last barrier: what the recorded convolutions read and wrote.
-    std::vector<Access> reads, writes;
+    // Since the last barrier: the tensors the recorded convolutions read and wrote (kept alive,
+    // with every other recorded one, by `tensors`).
+    std::vector<const TensorImpl*> reads, writes;
     std::vector<std::shared_ptr<TensorImpl>> tensors;  // kept alive for the submissions
     std::unique_ptr<TimestampPairs> timestamps;  // around the whole command buffer, where the queue has them
 
-    static Access accessOf(const TensorImpl& t) { return {t.buffer, t.offset, t.offset + t.bytes}; }
-    static bool touches(const std::vector<Access>& set, const Access& a) {
-        for (const Access& s : set)
-            if (s.overlaps(a)) return true;
+    static bool touches(const std::vector<const TensorImpl*>& set, const TensorImpl& t) {
+        for (const TensorImpl* s : set)
+            if (s->overlaps(t)) return true;
         return false;
     }
 };
@@ -114,11 +107,11 @@ Sequence& Sequence::recordWith(Conv2d& conv, const Tensor& input, Tensor& output
         throw invalidArgument("record", "after submit()", "a submitted Sequence runs as recorded; make another for more");
     if (input.impl().context != s.context)
         throw invalidArgument("input", "tensor", "belongs to another Context than the Sequence's");
-    const Access in = SequenceImpl::accessOf(input.impl()), out = SequenceImpl::accessOf(output.impl());
+    const TensorImpl &in = input.impl(), &out = output.impl();
     const bool hasZ = residual != nullptr;
-    const Access z = hasZ ? SequenceImpl::accessOf(residual->impl()) : Access{};
+    const TensorImpl* z = hasZ ? &residual->impl() : nullptr;
     // Read after write, write after read, write after write: a barrier, and the slate is clean.
-    const bool hazard = SequenceImpl::touches(s.writes, in) || (hasZ && SequenceImpl::touches(s.writes, z)) ||
+    const bool hazard = SequenceImpl::touches(s.writes, in) || (hasZ && SequenceImpl::touches(s.writes, *z)) ||
                         SequenceImpl::touches(s.writes, out) || SequenceImpl::touches(s.reads, out);
     if (hazard) {
         barrierBeforeCompute(s.cmd);
@@ -130,9 +123,9 @@ Sequence& Sequence::recordWith(Conv2d& conv, const Tensor& input, Tensor& output
         conv.record(s.cmd, input, output, *residual);
     else
         conv.record(s.cmd, input, output);
-    s.reads.push_back(in);
+    s.reads.push_back(&in);
     if (hasZ) s.reads.push_back(z);
-    s.writes.push_back(out);
+    s.writes.push_back(&out);
     s.tensors.push_back(input.sharedImpl());
     s.tensors.push_back(output.sharedImpl());
     if (hasZ) s.tensors.push_back(residual->sharedImpl());
