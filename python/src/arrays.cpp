@@ -10,40 +10,14 @@ namespace vkconv::python {
 
 namespace {
 
-float halfToFloat(uint16_t h) {
-    const uint32_t sign = uint32_t(h & 0x8000) << 16;
-    uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff, bits;
-    if (exponent == 0 && mantissa == 0) {
-        bits = sign;
-    } else if (exponent == 0) {  // subnormal: normalize into float's wider exponent range
-        exponent = 1;
-        while (!(mantissa & 0x400)) { mantissa <<= 1; --exponent; }
-        bits = sign | ((exponent + 112) << 23) | ((mantissa & 0x3ff) << 13);
-    } else if (exponent == 31) {  // inf, NaN
-        bits = sign | 0x7f800000u | (mantissa << 13);
-    } else {
-        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-float bfloat16ToFloat(uint16_t h) {
-    const uint32_t bits = uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 enum class Source { F32, F16, BF16, F64 };
 
 float element(const uint8_t* p, Source type) {
     switch (type) {
         case Source::F32: { float v; std::memcpy(&v, p, 4); return v; }
         case Source::F64: { double v; std::memcpy(&v, p, 8); return float(v); }
-        case Source::F16: { uint16_t v; std::memcpy(&v, p, 2); return halfToFloat(v); }
-        case Source::BF16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16ToFloat(v); }
+        case Source::F16: { uint16_t v; std::memcpy(&v, p, 2); return floatFromHalf(v); }
+        case Source::BF16: { uint16_t v; std::memcpy(&v, p, 2); return floatFromBfloat16(v); }
     }
     return 0;
 }
