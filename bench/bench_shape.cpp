@@ -127,8 +127,7 @@ ShapeResult benchShape(const Context& context, const BenchShape& shape,
 
         r.checkedImages = {0};
         if (settings.checkImages > 1 && p.batch > 1) r.checkedImages.push_back(p.batch - 1);
-        r.errorBound = conv.precision() == Precision::Precise ? errorBound(Path::Fp32, p.outputFormat)
-                                                               : errorBound(conv.config().path, p.outputFormat);
+        r.errorBound = conv.errorBound();
         r.relError = checkAgainstReference(conv, in, out, residual ? &*residual : nullptr, input, weight, bias,
                                            hostResidual, r.checkedImages);
         log << "  check: images";

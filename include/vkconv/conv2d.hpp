@@ -139,6 +139,10 @@ public:
     // What runs: Fast (the matrix units' fp16 path), Fp32, or Precise (fp32 accuracy on the matrix
     // units); a fallback from the precision asked for is named in describe().
     Precision precision() const;
+    // The bounds the tests hold what runs to (kernel_config.hpp's errorBound): its path's, fp32's
+    // for precise, and no tighter than the output type's rounding allows.
+    double errorBound() const;
+    double elementErrorBound() const;
     std::string describe() const;  // path and configuration, plus why (e.g. fallback reasons)
     // The driver's statistics of the pipelines this conv runs (registers, spills, ...), one line
     // per shader executable; "" unless the Context was made with pipelineStatistics and the

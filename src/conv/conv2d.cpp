@@ -358,6 +358,16 @@ std::vector<int64_t> Conv2d::chunkFirstImages() const {
 const ConvProblem& Conv2d::problem() const { return impl_->problem; }
 const KernelConfig& Conv2d::config() const { return impl_->config; }
 
+double Conv2d::errorBound() const {
+    // Precise holds fp32's bounds on the matrix units.
+    return vkconv::errorBound(precision() == Precision::Precise ? Path::Fp32 : config().path, impl_->problem.outputFormat);
+}
+
+double Conv2d::elementErrorBound() const {
+    return vkconv::elementErrorBound(precision() == Precision::Precise ? Path::Fp32 : config().path,
+                                     impl_->problem.outputFormat);
+}
+
 Precision Conv2d::precision() const {
     if (impl_->precise) return Precision::Precise;
     return impl_->config.path == Path::Fp32 ? Precision::Fp32 : Precision::Fast;

@@ -255,10 +255,8 @@ int runRun(const RunFlags& f) {
     const CheckResult check = checkOutput(problem, inputs.input.data(), inputs.weight.data(),
                                           problem.bias ? inputs.bias.data() : nullptr, result, f.checkAll,
                                           problem.epilogue.residual ? inputs.residual.data() : nullptr);
-    // Precise holds fp32's bounds on the matrix units.
     const bool precise = conv.precision() == Precision::Precise;
-    const double bound = precise ? errorBound(Path::Fp32, out) : errorBound(path, out);
-    const double elementBound = precise ? elementErrorBound(Path::Fp32, out) : elementErrorBound(path, out);
+    const double bound = conv.errorBound(), elementBound = conv.elementErrorBound();
     const bool pass = check.nonFiniteOk() && std::isfinite(check.relativeError) &&
                       check.relativeError <= bound && check.elementError <= elementBound;
     std::cout << "checked:     " << describeImages(check.images, problem.batch)
